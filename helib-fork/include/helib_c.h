@@ -1,0 +1,160 @@
+/*
+ * helib_c.h - pure C interface to the helib-fork BGV engine (big plaintext modulus).
+ *
+ * Conventions
+ *  - Every object is a typed opaque handle with one _new (or producing call) and one _free.
+ *    _free accepts NULL.
+ *  - Every fallible function returns a helib_status. On failure the calling thread's last
+ *    error message (helib_last_error) says why; output handles are left untouched.
+ *  - Big integers (the plaintext modulus, constants, polynomial coefficients) travel as
+ *    little-endian arrays of uint64_t limbs. A plaintext polynomial is `num_coeffs` values of
+ *    exactly `plaintext_limbs` limbs each (helib_context_info), every value in [0, p).
+ *  - Output arrays use a size query: pass out = NULL to learn the needed length in *needed.
+ *  - No C++ exception ever crosses this boundary.
+ *  - Const handles may be used from several threads at once; a non-const handle must not be
+ *    shared between threads while it is being modified.
+ */
+#ifndef HELIB_C_H
+#define HELIB_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int32_t helib_status;
+
+#define HELIB_OK 0
+/* An argument is malformed: NULL pointer, wrong length, value out of range. */
+#define HELIB_ERR_INVALID_ARGUMENT 1
+/* The parameters give less than 128-bit security and the caller did not opt out. */
+#define HELIB_ERR_INSECURE_PARAMETERS 2
+/* Objects from different contexts or different keys were combined. */
+#define HELIB_ERR_MISMATCH 3
+/* The ciphertext's noise budget is used up: the operation or decryption cannot be trusted. */
+#define HELIB_ERR_NOISE_BUDGET_EXHAUSTED 4
+/* A key the operation needs is missing (e.g. a Galois key). */
+#define HELIB_ERR_MISSING_KEY 5
+/* The ciphertext is at the lowest level: no prime left to drop. */
+#define HELIB_ERR_LEVEL 6
+/* The output buffer is too small; *needed holds the required length. */
+#define HELIB_ERR_BUFFER_TOO_SMALL 7
+/* Memory allocation failed. */
+#define HELIB_ERR_OUT_OF_MEMORY 8
+/* Anything else (a bug in the engine). */
+#define HELIB_ERR_INTERNAL 99
+
+typedef struct helib_context helib_context;
+typedef struct helib_seckey helib_seckey;
+typedef struct helib_pubkey helib_pubkey;
+typedef struct helib_ctxt helib_ctxt;
+
+/* The calling thread's message for its last failed call ("" if none). Valid until the next
+ * failing call on the same thread. */
+const char *helib_last_error(void);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct helib_context_params {
+    /* Cyclotomic index: a power of two >= 2048. The ring is Z[X]/(X^N + 1), N = m / 2. */
+    uint64_t m;
+    /* The plaintext modulus p, an odd prime, as little-endian limbs. */
+    const uint64_t *p_limbs;
+    size_t p_len;
+    /* Requested size of the ciphertext modulus Q in bits (the chain is at least this large). */
+    uint32_t ciphertext_bits;
+    /* Number of key-switching digits (dnum) for hybrid key switching, >= 1. */
+    uint32_t ks_digits;
+    /* Non-zero: accept parameters estimated below 128-bit security. */
+    int32_t allow_insecure;
+} helib_context_params;
+
+typedef struct helib_context_info {
+    uint64_t m;
+    uint64_t ring_degree;        /* N = m / 2 */
+    uint32_t plaintext_bits;     /* bit length of p */
+    uint32_t plaintext_limbs;    /* uint64 limbs per plaintext coefficient */
+    uint32_t num_ctxt_primes;    /* L: primes in the ciphertext chain = the top level */
+    uint32_t num_special_primes; /* K: special primes for key switching */
+    uint32_t ks_digits;          /* dnum */
+    int32_t slots_available;     /* 1 if p = 1 mod m (full SIMD packing possible) */
+    double log2_q;               /* log2 of the full ciphertext modulus Q */
+    double log2_qp;              /* log2 of Q * P, the figure security is judged on */
+    double security_bits;        /* estimated classical security level */
+    double fresh_noise_budget;   /* noise budget in bits of a fresh encryption */
+} helib_context_info;
+
+helib_status helib_context_new(helib_context **out, const helib_context_params *params);
+void helib_context_free(helib_context *ctx);
+helib_status helib_context_get_info(const helib_context *ctx, helib_context_info *out);
+/* The ciphertext-chain primes q_0..q_{L-1} (out_len >= L) followed by nothing else. */
+helib_status helib_context_primes(const helib_context *ctx, uint64_t *out, size_t out_len,
+                                  size_t *needed);
+
+/* ---------------------------------------------------------------- keys */
+
+/* Samples a uniform ternary secret key from the OS CSPRNG. */
+helib_status helib_seckey_new(helib_seckey **out, const helib_context *ctx);
+void helib_seckey_free(helib_seckey *sk);
+/* The secret's coefficients in {-1, 0, 1} (N of them). Sensitive: for tests and export. */
+helib_status helib_seckey_coefficients(const helib_seckey *sk, int8_t *out, size_t out_len,
+                                       size_t *needed);
+
+/* Public encryption key plus the relinearization key, derived from sk. */
+helib_status helib_pubkey_new(helib_pubkey **out, const helib_seckey *sk);
+void helib_pubkey_free(helib_pubkey *pk);
+/* Bytes of memory held by the key material. */
+helib_status helib_pubkey_size_bytes(const helib_pubkey *pk, uint64_t *out);
+
+/* ---------------------------------------------------------------- ciphertexts */
+
+typedef struct helib_ctxt_info {
+    uint32_t level;          /* primes in use, 1..L */
+    uint32_t parts;          /* 2 normally; 3 only transiently */
+    double log2_modulus;     /* log2 of the current modulus */
+    double log2_noise_bound; /* tracked (heuristic, high-probability) bound on the noise */
+    double noise_budget;     /* log2(modulus / 2) - log2_noise_bound; <= 0 means undecryptable */
+} helib_ctxt_info;
+
+/* Public-key encryption of the polynomial sum_i coeffs[i] X^i (num_coeffs <= N; missing
+ * coefficients are zero; a constant is num_coeffs = 1). Fresh randomness per call. */
+helib_status helib_ctxt_encrypt(helib_ctxt **out, const helib_pubkey *pk, const uint64_t *coeffs,
+                                size_t num_coeffs);
+/* Decrypts into N coefficients (N * plaintext_limbs limbs). Refuses with
+ * HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the tracked budget is <= 0 or the measured noise is
+ * above a quarter of the modulus. */
+helib_status helib_ctxt_decrypt(const helib_seckey *sk, const helib_ctxt *c, uint64_t *out,
+                                size_t out_len, size_t *needed);
+helib_status helib_ctxt_clone(helib_ctxt **out, const helib_ctxt *c);
+void helib_ctxt_free(helib_ctxt *c);
+helib_status helib_ctxt_get_info(const helib_ctxt *c, helib_ctxt_info *out);
+/* log2 of the infinity norm of the exact noise term [c0 + c1 s]_q (tests and diagnostics). */
+helib_status helib_ctxt_measure_noise(const helib_seckey *sk, const helib_ctxt *c,
+                                      double *log2_noise);
+
+/* In place: a <- a op b. Levels are matched by switching the higher one down. */
+helib_status helib_ctxt_add(helib_ctxt *a, const helib_ctxt *b);
+helib_status helib_ctxt_sub(helib_ctxt *a, const helib_ctxt *b);
+helib_status helib_ctxt_negate(helib_ctxt *a);
+/* a <- a + k, a <- a * k for a constant k in [0, p) given as limbs (len <= plaintext_limbs). */
+helib_status helib_ctxt_add_const(helib_ctxt *a, const uint64_t *k, size_t len);
+helib_status helib_ctxt_mul_const(helib_ctxt *a, const uint64_t *k, size_t len);
+/* a <- a + poly, a <- a * poly (mod X^N + 1, mod p); poly as in helib_ctxt_encrypt. */
+helib_status helib_ctxt_add_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
+helib_status helib_ctxt_mul_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
+/* a <- a * b, relinearized with pk's relinearization key. Operands are first switched down
+ * to the level where their noise is near the modulus-switching floor (HElib's rule). */
+helib_status helib_ctxt_mul(helib_ctxt *a, const helib_ctxt *b, const helib_pubkey *pk);
+helib_status helib_ctxt_square(helib_ctxt *a, const helib_pubkey *pk);
+/* BGV modulus switching: drop the top prime (or down to `level` primes). The decrypted
+ * plaintext is unchanged. */
+helib_status helib_ctxt_mod_switch_down(helib_ctxt *a);
+helib_status helib_ctxt_mod_switch_to(helib_ctxt *a, uint32_t level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HELIB_C_H */

@@ -1,0 +1,326 @@
+// The C API shim: every entry point runs its body through `guard`, the one catch ladder that maps
+// engine exceptions to status codes and records the message for helib_last_error().
+#include <new>
+#include <string>
+
+#include "ctxt.h"
+#include "errors.h"
+#include "helib_c.h"
+#include "keys.h"
+
+struct helib_context {
+    std::shared_ptr<const helib::Context> ctx;
+};
+struct helib_seckey {
+    std::shared_ptr<const helib::SecKey> sk;
+};
+struct helib_pubkey {
+    std::shared_ptr<const helib::PubKey> pk;
+};
+struct helib_ctxt {
+    helib::Ctxt c;
+};
+
+namespace {
+
+thread_local std::string t_last_error;
+
+helib_status fail(helib_status code, const char* what) {
+    try {
+        t_last_error = what;
+    } catch (...) {
+        // Out of memory while recording the message: the status code still tells the story.
+    }
+    return code;
+}
+
+template <class F>
+helib_status guard(F&& body) noexcept {
+    try {
+        body();
+        return HELIB_OK;
+    } catch (const helib::InvalidArgument& e) {
+        return fail(HELIB_ERR_INVALID_ARGUMENT, e.what());
+    } catch (const helib::InsecureParameters& e) {
+        return fail(HELIB_ERR_INSECURE_PARAMETERS, e.what());
+    } catch (const helib::Mismatch& e) {
+        return fail(HELIB_ERR_MISMATCH, e.what());
+    } catch (const helib::NoiseBudgetExhausted& e) {
+        return fail(HELIB_ERR_NOISE_BUDGET_EXHAUSTED, e.what());
+    } catch (const helib::MissingKey& e) {
+        return fail(HELIB_ERR_MISSING_KEY, e.what());
+    } catch (const helib::LevelError& e) {
+        return fail(HELIB_ERR_LEVEL, e.what());
+    } catch (const helib::BufferTooSmall& e) {
+        return fail(HELIB_ERR_BUFFER_TOO_SMALL, e.what());
+    } catch (const std::bad_alloc&) {
+        return fail(HELIB_ERR_OUT_OF_MEMORY, "out of memory");
+    } catch (const std::length_error& e) {
+        return fail(HELIB_ERR_OUT_OF_MEMORY, e.what());
+    } catch (const std::invalid_argument& e) {
+        return fail(HELIB_ERR_INVALID_ARGUMENT, e.what());
+    } catch (const std::exception& e) {
+        return fail(HELIB_ERR_INTERNAL, e.what());
+    } catch (...) {
+        return fail(HELIB_ERR_INTERNAL, "unknown C++ exception");
+    }
+}
+
+template <class T>
+void require(const T* ptr, const char* name) {
+    if (ptr == nullptr) throw helib::InvalidArgument(std::string(name) + " must not be NULL");
+}
+
+// Size-query protocol: out == NULL asks for the size.
+bool size_query(const void* out, size_t out_len, size_t needed_len, size_t* needed) {
+    if (needed) *needed = needed_len;
+    if (out == nullptr) {
+        if (!needed) throw helib::InvalidArgument("out and needed must not both be NULL");
+        return true;
+    }
+    if (out_len < needed_len)
+        throw helib::BufferTooSmall("output buffer holds " + std::to_string(out_len) +
+                                    " elements, " + std::to_string(needed_len) + " needed");
+    return false;
+}
+
+NTL::ZZ constant_from(const helib::Context& ctx, const uint64_t* k, size_t len) {
+    require(k, "constant");
+    if (len == 0 || len > ctx.p_limbs())
+        throw helib::InvalidArgument("constant must have 1.." + std::to_string(ctx.p_limbs()) + " limbs");
+    NTL::ZZ v = helib::zz_from_limbs(k, len);
+    if (v >= ctx.p()) throw helib::InvalidArgument("constant is not below the plaintext modulus p");
+    return v;
+}
+
+void check_poly(const uint64_t* coeffs, size_t num) {
+    if (num > 0) require(coeffs, "coeffs");
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* helib_last_error(void) { return t_last_error.c_str(); }
+
+helib_status helib_context_new(helib_context** out, const helib_context_params* params) {
+    return guard([&] {
+        require(out, "out");
+        require(params, "params");
+        require(params->p_limbs, "params->p_limbs");
+        if (params->p_len == 0) throw helib::InvalidArgument("p must have at least one limb");
+        helib::ContextParams cp;
+        cp.m = params->m;
+        cp.p = helib::zz_from_limbs(params->p_limbs, params->p_len);
+        cp.ciphertext_bits = params->ciphertext_bits;
+        cp.ks_digits = params->ks_digits;
+        cp.allow_insecure = params->allow_insecure != 0;
+        auto ctx = std::make_shared<const helib::Context>(cp);
+        *out = new helib_context{std::move(ctx)};
+    });
+}
+
+void helib_context_free(helib_context* ctx) { delete ctx; }
+
+helib_status helib_context_get_info(const helib_context* ctx, helib_context_info* out) {
+    return guard([&] {
+        require(ctx, "ctx");
+        require(out, "out");
+        const helib::Context& c = *ctx->ctx;
+        out->m = c.m();
+        out->ring_degree = c.n();
+        out->plaintext_bits = static_cast<uint32_t>(c.p_bits());
+        out->plaintext_limbs = static_cast<uint32_t>(c.p_limbs());
+        out->num_ctxt_primes = static_cast<uint32_t>(c.num_chain());
+        out->num_special_primes = static_cast<uint32_t>(c.num_special());
+        out->ks_digits = static_cast<uint32_t>(c.num_digits());
+        out->slots_available = c.slots_available() ? 1 : 0;
+        out->log2_q = c.log2_q(c.num_chain());
+        out->log2_qp = c.log2_qp();
+        out->security_bits = c.security_bits();
+        out->fresh_noise_budget = c.fresh_noise_budget();
+    });
+}
+
+helib_status helib_context_primes(const helib_context* ctx, uint64_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(ctx, "ctx");
+        const helib::Context& c = *ctx->ctx;
+        if (size_query(out, out_len, c.num_chain(), needed)) return;
+        for (size_t i = 0; i < c.num_chain(); ++i) out[i] = c.prime(i);
+    });
+}
+
+helib_status helib_seckey_new(helib_seckey** out, const helib_context* ctx) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        *out = new helib_seckey{std::make_shared<const helib::SecKey>(ctx->ctx)};
+    });
+}
+
+void helib_seckey_free(helib_seckey* sk) { delete sk; }
+
+helib_status helib_seckey_coefficients(const helib_seckey* sk, int8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(sk, "sk");
+        const auto& s = sk->sk->coefficients();
+        if (size_query(out, out_len, s.size(), needed)) return;
+        for (size_t i = 0; i < s.size(); ++i) out[i] = static_cast<int8_t>(s[i]);
+    });
+}
+
+helib_status helib_pubkey_new(helib_pubkey** out, const helib_seckey* sk) {
+    return guard([&] {
+        require(out, "out");
+        require(sk, "sk");
+        *out = new helib_pubkey{std::make_shared<const helib::PubKey>(*sk->sk)};
+    });
+}
+
+void helib_pubkey_free(helib_pubkey* pk) { delete pk; }
+
+helib_status helib_pubkey_size_bytes(const helib_pubkey* pk, uint64_t* out) {
+    return guard([&] {
+        require(pk, "pk");
+        require(out, "out");
+        *out = pk->pk->size_bytes();
+    });
+}
+
+helib_status helib_ctxt_encrypt(helib_ctxt** out, const helib_pubkey* pk, const uint64_t* coeffs, size_t num_coeffs) {
+    return guard([&] {
+        require(out, "out");
+        require(pk, "pk");
+        check_poly(coeffs, num_coeffs);
+        *out = new helib_ctxt{helib::Ctxt::encrypt(*pk->pk, coeffs, num_coeffs)};
+    });
+}
+
+helib_status helib_ctxt_decrypt(const helib_seckey* sk, const helib_ctxt* c, uint64_t* out, size_t out_len,
+                                size_t* needed) {
+    return guard([&] {
+        require(sk, "sk");
+        require(c, "c");
+        const helib::Context& ctx = *c->c.context();
+        if (size_query(out, out_len, ctx.n() * ctx.p_limbs(), needed)) return;
+        c->c.decrypt(*sk->sk, out);
+    });
+}
+
+helib_status helib_ctxt_clone(helib_ctxt** out, const helib_ctxt* c) {
+    return guard([&] {
+        require(out, "out");
+        require(c, "c");
+        *out = new helib_ctxt{c->c};
+    });
+}
+
+void helib_ctxt_free(helib_ctxt* c) { delete c; }
+
+helib_status helib_ctxt_get_info(const helib_ctxt* c, helib_ctxt_info* out) {
+    return guard([&] {
+        require(c, "c");
+        require(out, "out");
+        out->level = static_cast<uint32_t>(c->c.level());
+        out->parts = 2;
+        out->log2_modulus = c->c.log2_modulus();
+        out->log2_noise_bound = c->c.log2_noise();
+        out->noise_budget = c->c.noise_budget();
+    });
+}
+
+helib_status helib_ctxt_measure_noise(const helib_seckey* sk, const helib_ctxt* c, double* log2_noise) {
+    return guard([&] {
+        require(sk, "sk");
+        require(c, "c");
+        require(log2_noise, "log2_noise");
+        *log2_noise = c->c.measure_noise(*sk->sk);
+    });
+}
+
+helib_status helib_ctxt_add(helib_ctxt* a, const helib_ctxt* b) {
+    return guard([&] {
+        require(a, "a");
+        require(b, "b");
+        a->c.add(b->c);
+    });
+}
+
+helib_status helib_ctxt_sub(helib_ctxt* a, const helib_ctxt* b) {
+    return guard([&] {
+        require(a, "a");
+        require(b, "b");
+        a->c.sub(b->c);
+    });
+}
+
+helib_status helib_ctxt_negate(helib_ctxt* a) {
+    return guard([&] {
+        require(a, "a");
+        a->c.negate();
+    });
+}
+
+helib_status helib_ctxt_add_const(helib_ctxt* a, const uint64_t* k, size_t len) {
+    return guard([&] {
+        require(a, "a");
+        a->c.add_const(constant_from(*a->c.context(), k, len));
+    });
+}
+
+helib_status helib_ctxt_mul_const(helib_ctxt* a, const uint64_t* k, size_t len) {
+    return guard([&] {
+        require(a, "a");
+        a->c.mul_const(constant_from(*a->c.context(), k, len));
+    });
+}
+
+helib_status helib_ctxt_add_poly(helib_ctxt* a, const uint64_t* coeffs, size_t num_coeffs) {
+    return guard([&] {
+        require(a, "a");
+        check_poly(coeffs, num_coeffs);
+        a->c.add_poly(coeffs, num_coeffs);
+    });
+}
+
+helib_status helib_ctxt_mul_poly(helib_ctxt* a, const uint64_t* coeffs, size_t num_coeffs) {
+    return guard([&] {
+        require(a, "a");
+        check_poly(coeffs, num_coeffs);
+        a->c.mul_poly(coeffs, num_coeffs);
+    });
+}
+
+helib_status helib_ctxt_mul(helib_ctxt* a, const helib_ctxt* b, const helib_pubkey* pk) {
+    return guard([&] {
+        require(a, "a");
+        require(b, "b");
+        require(pk, "pk");
+        a->c.mul(b->c, *pk->pk);
+    });
+}
+
+helib_status helib_ctxt_square(helib_ctxt* a, const helib_pubkey* pk) {
+    return guard([&] {
+        require(a, "a");
+        require(pk, "pk");
+        a->c.square(*pk->pk);
+    });
+}
+
+helib_status helib_ctxt_mod_switch_down(helib_ctxt* a) {
+    return guard([&] {
+        require(a, "a");
+        a->c.mod_switch_down();
+    });
+}
+
+helib_status helib_ctxt_mod_switch_to(helib_ctxt* a, uint32_t level) {
+    return guard([&] {
+        require(a, "a");
+        a->c.mod_switch_to(level);
+    });
+}
+
+}  // extern "C"

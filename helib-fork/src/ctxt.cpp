@@ -1,0 +1,388 @@
+#include "ctxt.h"
+
+#include <gmp.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "canonical.h"
+#include "errors.h"
+#include "key_switch.h"
+#include "noise.h"
+
+namespace helib {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double log2_abs(const NTL::ZZ& x) {
+    if (NTL::IsZero(x)) return kNegInf;
+    return NTL::log(NTL::abs(x)) / std::log(2.0);
+}
+
+// Noise bounds below 1 carry no meaning; clamp so budgets stay finite.
+double clamp_noise(double x) { return std::max(x, 0.0); }
+
+}  // namespace
+
+NTL::ZZ centered_mod(const NTL::ZZ& x, const Context& ctx) {
+    NTL::ZZ r = x % ctx.p();
+    if (r > ctx.half_p()) r -= ctx.p();
+    return r;
+}
+
+Ctxt::Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level)
+    : ctx_(std::move(ctx)), key_id_(key_id), level_(level), log2_noise_(0), factor_(1) {}
+
+Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
+    const Context& ctx = *pk.context();
+    const size_t L = ctx.num_chain(), n = ctx.n();
+    const Basis chain = chain_basis(ctx, L);
+    std::vector<double> centered;
+    RnsPoly m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
+
+    Prng prng(os_seed());
+    RnsPoly u = small_to_ntt(ctx, sample_ternary(prng, n), chain);
+    RnsPoly e0 = small_to_ntt(ctx, sample_error(prng, n), chain);
+    RnsPoly e1 = small_to_ntt(ctx, sample_error(prng, n), chain);
+
+    Ctxt c(pk.context(), pk.id(), L);
+    c.c0_ = RnsPoly(L, n);
+    c.c1_ = RnsPoly(L, n);
+    for (size_t r = 0; r < L; ++r) {
+        const u64 q = ctx.prime(r), t = ctx.t_mod(r);
+        const Barrett& br = ctx.ntt(r).barrett();
+        const u64 *b = pk.b().row(r), *a = pk.a().row(r), *ur = u.row(r);
+        const u64 *e0r = e0.row(r), *e1r = e1.row(r), *mr = m.row(r);
+        u64 *c0 = c.c0_.row(r), *c1 = c.c1_.row(r);
+        for (size_t k = 0; k < n; ++k) {
+            c0[k] = add_mod(add_mod(br.mul(b[k], ur[k]), br.mul(t, e0r[k]), q), mr[k], q);
+            c1[k] = add_mod(br.mul(a[k], ur[k]), br.mul(t, e1r[k]), q);
+        }
+    }
+    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(log2_canonical_norm(centered)));
+    return c;
+}
+
+void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v) const {
+    const Context& ctx = *ctx_;
+    if (sk.context() != ctx_) throw Mismatch("secret key and ciphertext belong to different contexts");
+    if (sk.id() != key_id_) throw Mismatch("ciphertext was not encrypted under this secret key");
+    const Basis chain = chain_basis(ctx, level_);
+    v = c1_;
+    for (size_t r = 0; r < level_; ++r) {
+        const u64 q = ctx.prime(r);
+        const Barrett& br = ctx.ntt(r).barrett();
+        u64* x = v.row(r);
+        const u64 *s = sk.s_ntt().row(r), *c0 = c0_.row(r);
+        for (size_t k = 0; k < ctx.n(); ++k) x[k] = add_mod(br.mul(x[k], s[k]), c0[k], q);
+    }
+    ntt_inverse(ctx, chain, v);
+}
+
+void Ctxt::decrypt(const SecKey& sk, u64* out) const {
+    const Context& ctx = *ctx_;
+    if (noise_budget() <= 0) {
+        const std::string bound = std::isinf(log2_noise_)
+                                      ? std::string("unbounded (the budget ran out earlier)")
+                                      : "2^" + std::to_string(static_cast<int>(log2_noise_));
+        throw NoiseBudgetExhausted("noise budget exhausted: tracked noise bound " + bound +
+                                   " against a modulus of 2^" +
+                                   std::to_string(static_cast<int>(log2_modulus())) +
+                                   "; decryption would not be reliable");
+    }
+    RnsPoly v;
+    raw_phase(sk, v);
+    const size_t n = ctx.n(), w = ctx.p_limbs(), l = level_;
+    const LevelCrt& crt = ctx.crt(l);
+    const mp_limb_t* p = reinterpret_cast<const mp_limb_t*>(ctx.p_limb_vec().data());
+    const bool unit_factor = NTL::IsOne(factor_);
+    std::vector<u64> finv(w, 0);
+    if (!unit_factor) zz_to_limbs(NTL::InvMod(factor_, ctx.p()), finv.data(), w);
+
+    std::vector<mp_limb_t> acc(w + 2), quot(w + 3), rem(w), prod(2 * w), quot2(w + 1);
+    std::vector<u64> y(l);
+    for (size_t k = 0; k < n; ++k) {
+        // v = sum_i y_i (Q/q_i) - alpha Q with y_i = [v_i (Q/q_i)^-1]_{q_i}; alpha from the
+        // fractional sum, which also tells how close v is to Q/2.
+        double frac = 0;
+        for (size_t i = 0; i < l; ++i) {
+            const u64 q = ctx.prime(i);
+            y[i] = mul_shoup(v.row(i)[k], crt.punct_inv[i], crt.punct_inv_shoup[i], q);
+            frac += static_cast<double>(y[i]) * crt.inv_q[i];
+        }
+        const double alpha = std::nearbyint(frac);
+        if (std::fabs(frac - alpha) >= 0.25)
+            throw NoiseBudgetExhausted(
+                "measured noise exceeds a quarter of the modulus: decryption would not be reliable");
+        std::fill(acc.begin(), acc.end(), 0);
+        for (size_t i = 0; i < l; ++i) {
+            mp_limb_t carry = mpn_addmul_1(acc.data(), reinterpret_cast<const mp_limb_t*>(crt.punct_mod_p[i].data()),
+                                           static_cast<mp_size_t>(w), y[i]);
+            mpn_add_1(acc.data() + w, acc.data() + w, 2, carry);
+        }
+        const mp_limb_t a = static_cast<mp_limb_t>(alpha);
+        if (a) {
+            mp_limb_t carry = mpn_addmul_1(acc.data(), reinterpret_cast<const mp_limb_t*>(crt.p_minus_q_mod_p.data()),
+                                           static_cast<mp_size_t>(w), a);
+            mpn_add_1(acc.data() + w, acc.data() + w, 2, carry);
+        }
+        mpn_tdiv_qr(quot.data(), rem.data(), 0, acc.data(), static_cast<mp_size_t>(w + 2), p,
+                    static_cast<mp_size_t>(w));
+        mp_limb_t* dst = reinterpret_cast<mp_limb_t*>(out + k * w);
+        if (unit_factor) {
+            for (size_t j = 0; j < w; ++j) dst[j] = rem[j];
+        } else {
+            mpn_mul_n(prod.data(), rem.data(), reinterpret_cast<const mp_limb_t*>(finv.data()),
+                      static_cast<mp_size_t>(w));
+            mpn_tdiv_qr(quot2.data(), dst, 0, prod.data(), static_cast<mp_size_t>(2 * w), p,
+                        static_cast<mp_size_t>(w));
+        }
+    }
+}
+
+double Ctxt::measure_noise(const SecKey& sk) const {
+    const Context& ctx = *ctx_;
+    RnsPoly v;
+    raw_phase(sk, v);
+    const size_t l = level_;
+    const LevelCrt& crt = ctx.crt(l);
+    std::vector<NTL::ZZ> punct(l);
+    for (size_t i = 0; i < l; ++i) punct[i] = crt.q / ctx.prime(i);
+    const NTL::ZZ half_q = crt.q / 2;
+    NTL::ZZ acc, term, max_abs;
+    for (size_t k = 0; k < ctx.n(); ++k) {
+        acc = 0;
+        for (size_t i = 0; i < l; ++i) {
+            const u64 yi = mul_shoup(v.row(i)[k], crt.punct_inv[i], crt.punct_inv_shoup[i], ctx.prime(i));
+            NTL::mul(term, punct[i], NTL::conv<NTL::ZZ>(yi));
+            acc += term;
+        }
+        acc %= crt.q;
+        if (acc > half_q) acc -= crt.q;
+        NTL::abs(acc, acc);
+        if (acc > max_abs) max_abs = acc;
+    }
+    return NTL::IsZero(max_abs) ? 0.0 : NTL::log(max_abs) / std::log(2.0);
+}
+
+void Ctxt::check_compatible(const Ctxt& other) const {
+    if (other.ctx_ != ctx_) throw Mismatch("ciphertexts belong to different contexts");
+    if (other.key_id_ != key_id_) throw Mismatch("ciphertexts were encrypted under different keys");
+}
+
+void Ctxt::check_key(const PubKey& pk) const {
+    if (pk.context() != ctx_) throw Mismatch("key and ciphertext belong to different contexts");
+    if (pk.id() != key_id_) throw Mismatch("key does not belong to the ciphertext's secret key");
+}
+
+void Ctxt::rows_scalar(const NTL::ZZ& k) {
+    const Context& ctx = *ctx_;
+    std::vector<u64> s(level_);
+    for (size_t i = 0; i < level_; ++i) s[i] = zz_mod_u64(k, ctx.prime(i));
+    const Basis chain = chain_basis(ctx, level_);
+    mul_scalar_inplace(ctx, chain, c0_, s);
+    mul_scalar_inplace(ctx, chain, c1_, s);
+}
+
+void Ctxt::scale_by(const NTL::ZZ& r) {
+    const NTL::ZZ k = centered_mod(r, *ctx_);
+    rows_scalar(k);
+    log2_noise_ = clamp_noise(log2_noise_ + std::max(0.0, log2_abs(k)));
+}
+
+void Ctxt::add_or_sub(const Ctxt& other_in, bool subtract) {
+    check_compatible(other_in);
+    // Work on a copy of the other operand only when it has to change (level or factor).
+    std::optional<Ctxt> copy;
+    const Ctxt* other = &other_in;
+    if (other_in.level_ > level_) {
+        copy.emplace(other_in);
+        copy->mod_switch_to(level_);
+        other = &*copy;
+    } else if (level_ > other_in.level_) {
+        mod_switch_to(other_in.level_);
+    }
+    if (other->factor_ != factor_) {
+        // Bring both to one factor, scaling the operand with the smaller noise.
+        const NTL::ZZ& p = ctx_->p();
+        if (!copy) {
+            copy.emplace(other_in);
+            other = &*copy;
+        }
+        if (copy->log2_noise_ <= log2_noise_) {
+            copy->scale_by(NTL::MulMod(factor_, NTL::InvMod(copy->factor_, p), p));
+            copy->factor_ = factor_;
+        } else {
+            scale_by(NTL::MulMod(copy->factor_, NTL::InvMod(factor_, p), p));
+            factor_ = copy->factor_;
+        }
+    }
+    const Basis chain = chain_basis(*ctx_, level_);
+    if (subtract) {
+        sub_inplace(*ctx_, chain, c0_, other->c0_);
+        sub_inplace(*ctx_, chain, c1_, other->c1_);
+    } else {
+        add_inplace(*ctx_, chain, c0_, other->c0_);
+        add_inplace(*ctx_, chain, c1_, other->c1_);
+    }
+    log2_noise_ = log2_add(log2_noise_, other->log2_noise_);
+}
+
+void Ctxt::add(const Ctxt& other) { add_or_sub(other, false); }
+void Ctxt::sub(const Ctxt& other) { add_or_sub(other, true); }
+
+void Ctxt::negate() {
+    const Basis chain = chain_basis(*ctx_, level_);
+    negate_inplace(*ctx_, chain, c0_);
+    negate_inplace(*ctx_, chain, c1_);
+}
+
+void Ctxt::add_const(const NTL::ZZ& k) {
+    const Context& ctx = *ctx_;
+    const NTL::ZZ v = centered_mod(k * factor_, ctx);
+    for (size_t i = 0; i < level_; ++i) {
+        const u64 q = ctx.prime(i), vi = zz_mod_u64(v, q);
+        u64* row = c0_.row(i);
+        for (size_t x = 0; x < ctx.n(); ++x) row[x] = add_mod(row[x], vi, q);
+    }
+    log2_noise_ = log2_add(log2_noise_, log2_abs(v));
+}
+
+void Ctxt::mul_const(const NTL::ZZ& k) {
+    const NTL::ZZ kc = centered_mod(k, *ctx_);
+    rows_scalar(kc);
+    log2_noise_ = NTL::IsZero(kc) ? 0.0 : clamp_noise(log2_noise_ + log2_abs(kc));
+}
+
+void Ctxt::add_poly(const u64* coeffs, size_t num) {
+    const Context& ctx = *ctx_;
+    const Basis chain = chain_basis(ctx, level_);
+    std::vector<double> centered;
+    RnsPoly m;
+    if (NTL::IsOne(factor_)) {
+        m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
+    } else {
+        // The plaintext must carry the ciphertext's factor.
+        const size_t w = ctx.p_limbs();
+        if (num > ctx.n()) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
+        std::vector<u64> scaled(num * w);
+        for (size_t k = 0; k < num; ++k) {
+            const NTL::ZZ c = zz_from_limbs(coeffs + k * w, w);
+            if (c >= ctx.p()) throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
+            zz_to_limbs(NTL::MulMod(c, factor_, ctx.p()), scaled.data() + k * w, w);
+        }
+        m = plaintext_to_ntt(ctx, scaled.data(), num, chain, &centered);
+    }
+    add_inplace(ctx, chain, c0_, m);
+    log2_noise_ = log2_add(log2_noise_, log2_canonical_norm(centered));
+}
+
+void Ctxt::mul_poly(const u64* coeffs, size_t num) {
+    const Context& ctx = *ctx_;
+    const Basis chain = chain_basis(ctx, level_);
+    std::vector<double> centered;
+    RnsPoly m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
+    mul_inplace(ctx, chain, c0_, m);
+    mul_inplace(ctx, chain, c1_, m);
+    const double norm = log2_canonical_norm(centered);
+    log2_noise_ = norm == kNegInf ? 0.0 : clamp_noise(log2_noise_ + norm);
+}
+
+size_t Ctxt::natural_level() const {
+    const Context& ctx = *ctx_;
+    size_t l = level_;
+    double noise = log2_noise_;
+    while (l > 1) {
+        const double after = noise - std::log2(static_cast<double>(ctx.prime(l - 1)));
+        if (after < ctx.log2_modswitch_floor() + 2.0) break;
+        noise = log2_add(after, ctx.log2_modswitch_floor());
+        --l;
+    }
+    return l;
+}
+
+void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
+    check_compatible(other_in);
+    check_key(pk);
+    const Context& ctx = *ctx_;
+    Ctxt other = other_in;
+    const size_t target = std::max(natural_level(), other.natural_level());
+    const size_t lvl = std::min({target, level_, other.level_});
+    if (level_ > lvl) mod_switch_to(lvl);
+    if (other.level_ > lvl) other.mod_switch_to(lvl);
+
+    const Basis chain = chain_basis(ctx, lvl);
+    const size_t n = ctx.n();
+    RnsPoly d0(lvl, n), d1(lvl, n), d2(lvl, n);
+    for (size_t r = 0; r < lvl; ++r) {
+        const Barrett& br = ctx.ntt(r).barrett();
+        const u64 *a0 = c0_.row(r), *a1 = c1_.row(r), *b0 = other.c0_.row(r), *b1 = other.c1_.row(r);
+        u64 *x0 = d0.row(r), *x1 = d1.row(r), *x2 = d2.row(r);
+        for (size_t k = 0; k < n; ++k) {
+            x0[k] = br.mul(a0[k], b0[k]);
+            x1[k] = br.reduce(static_cast<u128>(a0[k]) * b1[k] + static_cast<u128>(a1[k]) * b0[k]);
+            x2[k] = br.mul(a1[k], b1[k]);
+        }
+    }
+    RnsPoly k0, k1;
+    key_switch(ctx, pk.relin_key(), d2, lvl, k0, k1);
+    add_inplace(ctx, chain, d0, k0);
+    add_inplace(ctx, chain, d1, k1);
+    c0_ = std::move(d0);
+    c1_ = std::move(d1);
+    log2_noise_ = log2_add(log2_noise_ + other.log2_noise_, ctx.log2_keyswitch_noise(lvl));
+    factor_ = NTL::MulMod(factor_, other.factor_, ctx.p());
+}
+
+void Ctxt::square(const PubKey& pk) {
+    const Ctxt copy = *this;
+    mul(copy, pk);
+}
+
+void Ctxt::mod_switch_down() {
+    const Context& ctx = *ctx_;
+    if (level_ <= 1) throw LevelError("ciphertext is at the lowest level: no prime left to drop");
+    const size_t top = level_ - 1, n = ctx.n();
+    const u64 q = ctx.prime(top);
+    const u64 t_inv = ctx.t_inv_mod(top), t_inv_s = shoup_precompute(t_inv, q);
+    std::vector<u64> y(n), y_i(n);
+    for (RnsPoly* part : {&c0_, &c1_}) {
+        // y = [c * p^-1]_q (centered); delta = p * y is = c mod q and = 0 mod p.
+        std::copy(part->row(top), part->row(top) + n, y.begin());
+        ctx.ntt(top).inverse(y.data());
+        for (size_t k = 0; k < n; ++k) y[k] = mul_shoup(y[k], t_inv, t_inv_s, q);
+        for (size_t i = 0; i < top; ++i) {
+            const u64 qi = ctx.prime(i);
+            const u64 qinv = inv_mod(q % qi, qi), qinv_s = shoup_precompute(qinv, qi);
+            const u64 tq = mul_mod(ctx.t_mod(i), qinv, qi), tq_s = shoup_precompute(tq, qi);
+            for (size_t k = 0; k < n; ++k) {
+                // centered y mod q_i; |y| <= q/2 < q_i for all our primes
+                const u64 v = y[k];
+                y_i[k] = v > q / 2 ? qi - (q - v) : v;
+            }
+            ctx.ntt(i).forward(y_i.data());
+            u64* row = part->row(i);
+            for (size_t k = 0; k < n; ++k)
+                row[k] = sub_mod(mul_shoup(row[k], qinv, qinv_s, qi), mul_shoup(y_i[k], tq, tq_s, qi), qi);
+        }
+        part->truncate(top);
+    }
+    const bool exhausted = noise_budget() <= 0;
+    --level_;
+    log2_noise_ = exhausted ? kInf
+                            : log2_add(log2_noise_ - std::log2(static_cast<double>(q)),
+                                       ctx.log2_modswitch_floor());
+    factor_ = NTL::MulMod(factor_, NTL::InvMod(NTL::ZZ(q) % ctx.p(), ctx.p()), ctx.p());
+}
+
+void Ctxt::mod_switch_to(size_t level) {
+    if (level < 1 || level > level_)
+        throw LevelError("cannot switch a ciphertext at level " + std::to_string(level_) +
+                         " to level " + std::to_string(level) + " (levels go down to 1)");
+    while (level_ > level) mod_switch_down();
+}
+
+}  // namespace helib

@@ -1,0 +1,82 @@
+// Ctxt: a BGV ciphertext (c0, c1) in NTT form over the chain primes q_0..q_{level-1}, with
+// c0 + c1 s = factor * m + p e (mod Q_level).
+//
+// Noise is tracked as a high-probability bound on the canonical-embedding norm of
+// [c0 + c1 s]_Q (noise.h); the budget is log2(Q / 2) minus that bound, in bits.
+//
+// Modulus management (HElib's approach):
+//  - Modulus switching divides by the dropped prime q and multiplies the plaintext by q^-1 mod p;
+//    the ciphertext records that `factor` and decryption removes it, so the decrypted plaintext
+//    is unchanged.
+//  - add/sub: the operand at the higher level is switched down to the lower level; if the two
+//    factors differ, one operand is multiplied by their ratio (costs up to log2 p bits).
+//  - ct x ct: each operand is first switched down while its noise stays well above the
+//    modulus-switching floor (which lowers the product's noise and cost at no budget loss),
+//    then both meet at the same level.
+//  - Plaintext and constant operations never switch modulus implicitly.
+//  - A ciphertext whose budget ran out stays marked exhausted even if switched down.
+#pragma once
+
+#include <NTL/ZZ.h>
+
+#include <memory>
+
+#include "context.h"
+#include "keys.h"
+#include "rns_poly.h"
+
+namespace helib {
+
+class Ctxt {
+public:
+    // Public-key encryption of sum_i coeffs[i] X^i (num <= N coefficients of p_limbs() limbs).
+    static Ctxt encrypt(const PubKey& pk, const u64* coeffs, size_t num);
+
+    // Writes N * p_limbs() limbs. Throws NoiseBudgetExhausted when the tracked budget is <= 0
+    // or the measured noise exceeds Q / 4.
+    void decrypt(const SecKey& sk, u64* out) const;
+    // log2 of the infinity norm of [c0 + c1 s]_Q.
+    double measure_noise(const SecKey& sk) const;
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t key_id() const { return key_id_; }
+    size_t level() const { return level_; }
+    double log2_modulus() const { return ctx_->log2_q(level_); }
+    double log2_noise() const { return log2_noise_; }
+    double noise_budget() const { return log2_modulus() - 1.0 - log2_noise_; }
+
+    void add(const Ctxt& other);
+    void sub(const Ctxt& other);
+    void negate();
+    void add_const(const NTL::ZZ& k);
+    void mul_const(const NTL::ZZ& k);
+    void add_poly(const u64* coeffs, size_t num);
+    void mul_poly(const u64* coeffs, size_t num);
+    void mul(const Ctxt& other, const PubKey& pk);
+    void square(const PubKey& pk);
+    void mod_switch_down();
+    void mod_switch_to(size_t level);
+
+private:
+    Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
+    void check_compatible(const Ctxt& other) const;
+    void check_key(const PubKey& pk) const;
+    // Switches down while the noise stays at least 2 bits above the modulus-switching floor.
+    size_t natural_level() const;
+    void scale_by(const NTL::ZZ& r);  // multiply by r without touching `factor`
+    void add_or_sub(const Ctxt& other, bool subtract);
+    void rows_scalar(const NTL::ZZ& centered_k);
+    void raw_phase(const SecKey& sk, RnsPoly& v) const;  // [c0 + c1 s] in coefficient form
+
+    std::shared_ptr<const Context> ctx_;
+    uint64_t key_id_;
+    size_t level_;
+    RnsPoly c0_, c1_;
+    double log2_noise_;
+    NTL::ZZ factor_;  // decrypts to factor * m (mod p)
+};
+
+// Centered representative of x mod p in (-p/2, p/2].
+NTL::ZZ centered_mod(const NTL::ZZ& x, const Context& ctx);
+
+}  // namespace helib

@@ -1,0 +1,91 @@
+#include "keys.h"
+
+#include <cstring>
+
+namespace helib {
+
+std::vector<int32_t> sample_ternary(Prng& prng, size_t n) {
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = prng.ternary();
+    return v;
+}
+
+std::vector<int32_t> sample_error(Prng& prng, size_t n) {
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = prng.centered_binomial();
+    return v;
+}
+
+size_t KeySwitchKey::size_bytes() const {
+    size_t total = sizeof(*this);
+    for (const auto& p : b) total += p.data.size() * sizeof(u64);
+    for (const auto& p : a) total += p.data.size() * sizeof(u64);
+    return total;
+}
+
+SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
+    Prng prng(os_seed());
+    id_ = prng.next_u64() | 1;  // never 0
+    s_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+KeySwitchKey SecKey::make_switch_key(const RnsPoly& target) const {
+    const Context& ctx = *ctx_;
+    const Basis full = extended_basis(ctx, ctx.num_chain());
+    KeySwitchKey key;
+    key.seed = os_seed();
+    Prng noise(os_seed());
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        Prng expand(key.seed, j);
+        RnsPoly a = sample_uniform(ctx, expand, full);
+        RnsPoly e = small_to_ntt(ctx, sample_error(noise, ctx.n()), full);
+        RnsPoly b(full.size(), ctx.n());
+        for (size_t r = 0; r < full.size(); ++r) {
+            const size_t pi = full[r];
+            const u64 q = ctx.prime(pi);
+            const Barrett& br = ctx.ntt(pi).barrett();
+            const u64 t = ctx.t_mod(pi);
+            const bool in_digit = pi < ctx.num_chain() && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
+            const u64 gain = in_digit ? ctx.p_special_mod_q(pi) : 0;
+            const u64 *ar = a.row(r), *er = e.row(r), *sr = s_ntt_.row(r), *tr = target.row(r);
+            u64* br_out = b.row(r);
+            for (size_t k = 0; k < ctx.n(); ++k) {
+                u64 v = sub_mod(br.mul(t, er[k]), br.mul(ar[k], sr[k]), q);
+                if (in_digit) v = add_mod(v, br.mul(gain, tr[k]), q);
+                br_out[k] = v;
+            }
+        }
+        key.a.push_back(std::move(a));
+        key.b.push_back(std::move(b));
+    }
+    return key;
+}
+
+PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
+    const Context& ctx = *ctx_;
+    const size_t L = ctx.num_chain();
+    const Basis chain = chain_basis(ctx, L);
+    Prng prng(os_seed());
+    a_ = sample_uniform(ctx, prng, chain);
+    RnsPoly e = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain);
+    b_ = RnsPoly(L, ctx.n());
+    for (size_t r = 0; r < L; ++r) {
+        const u64 q = ctx.prime(r);
+        const Barrett& br = ctx.ntt(r).barrett();
+        const u64 t = ctx.t_mod(r);
+        for (size_t k = 0; k < ctx.n(); ++k)
+            b_.row(r)[k] = sub_mod(br.mul(t, e.row(r)[k]), br.mul(a_.row(r)[k], sk.s_ntt().row(r)[k]), q);
+    }
+    // Relinearization: switch from s^2 to s.
+    const Basis full = extended_basis(ctx, L);
+    RnsPoly s2 = sk.s_ntt();
+    mul_inplace(ctx, full, s2, sk.s_ntt());
+    relin_ = sk.make_switch_key(s2);
+}
+
+size_t PubKey::size_bytes() const {
+    return sizeof(*this) + (b_.data.size() + a_.data.size()) * sizeof(u64) + relin_.size_bytes();
+}
+
+}  // namespace helib

@@ -1,0 +1,68 @@
+// Secret key, public key and key-switching keys (HElib's SecKey / PubKey / KeySwitch).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "context.h"
+#include "random.h"
+#include "rns_poly.h"
+
+namespace helib {
+
+// Hybrid key-switching key from s' to s: for each digit j, over the full basis (all chain
+// primes, then the special primes), b_j = -a_j s + p e_j + P g_j s' with g_j the CRT idempotent
+// of digit j (1 mod the digit's primes, 0 mod the other chain primes). The a_j are expanded from
+// a stored seed.
+struct KeySwitchKey {
+    Seed seed{};
+    std::vector<RnsPoly> b, a;
+    size_t size_bytes() const;
+};
+
+class SecKey {
+public:
+    // Samples a uniform ternary secret from the OS CSPRNG.
+    explicit SecKey(std::shared_ptr<const Context> ctx);
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t id() const { return id_; }
+    const std::vector<int32_t>& coefficients() const { return s_; }
+    // s in NTT form over the full basis (chain + special primes).
+    const RnsPoly& s_ntt() const { return s_ntt_; }
+
+    // Key-switching key from `target` (NTT over the full basis) to this secret.
+    KeySwitchKey make_switch_key(const RnsPoly& target) const;
+
+private:
+    std::shared_ptr<const Context> ctx_;
+    uint64_t id_;
+    std::vector<int32_t> s_;
+    RnsPoly s_ntt_;
+};
+
+class PubKey {
+public:
+    // Public key (b = -a s + p e, a) at the top level, plus the relinearization key (s^2 -> s).
+    explicit PubKey(const SecKey& sk);
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t id() const { return id_; }
+    const RnsPoly& b() const { return b_; }
+    const RnsPoly& a() const { return a_; }
+    const KeySwitchKey& relin_key() const { return relin_; }
+    size_t size_bytes() const;
+
+private:
+    std::shared_ptr<const Context> ctx_;
+    uint64_t id_;
+    RnsPoly b_, a_;
+    KeySwitchKey relin_;
+};
+
+// Fresh small polynomials.
+std::vector<int32_t> sample_ternary(Prng& prng, size_t n);
+std::vector<int32_t> sample_error(Prng& prng, size_t n);
+
+}  // namespace helib

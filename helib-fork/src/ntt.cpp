@@ -1,0 +1,110 @@
+#include "ntt.h"
+
+#include <stdexcept>
+
+namespace helib {
+namespace {
+
+// A primitive 2n-th root of unity mod q (q = 1 mod 2n), the smallest such root so that the
+// tables are deterministic for a given (q, n).
+u64 primitive_root_2n(u64 q, size_t n) {
+    const u64 order = 2 * static_cast<u64>(n);
+    if ((q - 1) % order != 0) throw std::invalid_argument("NTT prime is not 1 mod 2N");
+    const u64 cofactor = (q - 1) / order;
+    u64 best = 0;
+    for (u64 x = 2; x < q && best == 0; ++x) {
+        u64 psi = pow_mod(x, cofactor, q);
+        if (pow_mod(psi, n, q) == q - 1) best = psi;  // order exactly 2n
+    }
+    if (best == 0) throw std::invalid_argument("no primitive 2N-th root mod q");
+    // The smallest generator of the cyclic group of 2n-th roots, among psi^odd.
+    u64 smallest = best, p = best;
+    const u64 psi2 = mul_mod(best, best, q);
+    for (u64 k = 1; k < order; k += 2) {
+        if (p < smallest) smallest = p;
+        p = mul_mod(p, psi2, q);
+    }
+    return smallest;
+}
+
+}  // namespace
+
+NttTable::NttTable(u64 q, size_t n) : q_(q), n_(n), log_n_(0), barrett_(q) {
+    if (q >= (1ULL << 62)) throw std::invalid_argument("NTT prime must be below 2^62");
+    while ((size_t(1) << log_n_) < n) ++log_n_;
+    if ((size_t(1) << log_n_) != n) throw std::invalid_argument("NTT size must be a power of two");
+
+    const u64 psi = primitive_root_2n(q, n);
+    const u64 psi_inv = inv_mod(psi, q);
+    root_pow_.resize(n);
+    root_pow_shoup_.resize(n);
+    inv_root_pow_.resize(n);
+    inv_root_pow_shoup_.resize(n);
+    u64 pw = 1, ipw = 1;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t r = bit_reverse(i, log_n_);
+        root_pow_[r] = pw;
+        inv_root_pow_[r] = ipw;
+        pw = mul_mod(pw, psi, q);
+        ipw = mul_mod(ipw, psi_inv, q);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        root_pow_shoup_[i] = shoup_precompute(root_pow_[i], q);
+        inv_root_pow_shoup_[i] = shoup_precompute(inv_root_pow_[i], q);
+    }
+    inv_n_ = inv_mod(static_cast<u64>(n) % q, q);
+    inv_n_shoup_ = shoup_precompute(inv_n_, q);
+}
+
+u64 NttTable::eval_exponent(size_t i) const {
+    return (2 * static_cast<u64>(bit_reverse(i, log_n_)) + 1) % (2 * static_cast<u64>(n_));
+}
+
+void NttTable::forward(u64* a) const {
+    const u64 q = q_, two_q = 2 * q_;
+    size_t t = n_;
+    for (size_t m = 1; m < n_; m <<= 1) {
+        t >>= 1;
+        for (size_t i = 0; i < m; ++i) {
+            const u64 w = root_pow_[m + i], wp = root_pow_shoup_[m + i];
+            u64* x = a + 2 * i * t;
+            u64* y = x + t;
+            for (size_t j = 0; j < t; ++j) {
+                u64 u = x[j];
+                if (u >= two_q) u -= two_q;
+                const u64 v = mul_shoup_lazy(y[j], w, wp, q);
+                x[j] = u + v;
+                y[j] = u - v + two_q;
+            }
+        }
+    }
+    for (size_t i = 0; i < n_; ++i) {
+        u64 v = a[i];
+        if (v >= two_q) v -= two_q;
+        if (v >= q) v -= q;
+        a[i] = v;
+    }
+}
+
+void NttTable::inverse(u64* a) const {
+    const u64 q = q_, two_q = 2 * q_;
+    size_t t = 1;
+    for (size_t m = n_ >> 1; m >= 1; m >>= 1) {
+        for (size_t i = 0; i < m; ++i) {
+            const u64 w = inv_root_pow_[m + i], wp = inv_root_pow_shoup_[m + i];
+            u64* x = a + 2 * i * t;
+            u64* y = x + t;
+            for (size_t j = 0; j < t; ++j) {
+                const u64 u = x[j], v = y[j];
+                u64 s = u + v;
+                if (s >= two_q) s -= two_q;
+                x[j] = s;
+                y[j] = mul_shoup_lazy(u - v + two_q, w, wp, q);
+            }
+        }
+        t <<= 1;
+    }
+    for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], inv_n_, inv_n_shoup_, q);
+}
+
+}  // namespace helib

@@ -1,0 +1,50 @@
+// Negacyclic NTT modulo one prime q = 1 mod 2N: evaluation of a polynomial of Z_q[X]/(X^N + 1)
+// at the odd powers of a primitive 2N-th root psi. Harvey butterflies with Shoup-precomputed
+// twiddles and lazy reduction; the transform never allocates.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "modarith.h"
+
+namespace helib {
+
+class NttTable {
+public:
+    NttTable(u64 q, size_t n);
+
+    u64 modulus() const { return q_; }
+    size_t size() const { return n_; }
+    const Barrett& barrett() const { return barrett_; }
+
+    // In place, input in [0, q), output in [0, q), bit-reversed evaluation order: entry i holds
+    // a(psi^(2*bitrev(i)+1)).
+    void forward(u64* a) const;
+    // Inverse of forward (including the 1/N scaling).
+    void inverse(u64* a) const;
+
+    // Exponent e (odd, mod 2N) of the evaluation point held at NTT index i.
+    u64 eval_exponent(size_t i) const;
+
+private:
+    u64 q_;
+    size_t n_;
+    int log_n_;
+    Barrett barrett_;
+    std::vector<u64> root_pow_, root_pow_shoup_;          // psi^bitrev(i)
+    std::vector<u64> inv_root_pow_, inv_root_pow_shoup_;  // psi^-(bitrev(i)) arranged for GS
+    u64 inv_n_, inv_n_shoup_;
+};
+
+// Reverses the low `bits` bits of x.
+inline size_t bit_reverse(size_t x, int bits) {
+    size_t r = 0;
+    for (int i = 0; i < bits; ++i) {
+        r = (r << 1) | (x & 1);
+        x >>= 1;
+    }
+    return r;
+}
+
+}  // namespace helib

@@ -1,0 +1,61 @@
+// RnsPoly: a polynomial of Z[X]/(X^N + 1) as residues modulo the primes of a basis (a list of
+// prime indices of the Context), one row of N words per prime. HElib calls this a DoubleCRT when
+// the rows are in NTT form, which is how ciphertexts and keys are kept.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "context.h"
+#include "random.h"
+
+namespace helib {
+
+using Basis = std::vector<size_t>;
+
+// Chain primes 0..level-1.
+Basis chain_basis(const Context& ctx, size_t level);
+// Chain primes 0..level-1 followed by all special primes (the key-switching basis).
+Basis extended_basis(const Context& ctx, size_t level);
+
+struct RnsPoly {
+    std::vector<u64> data;
+    size_t n = 0;
+    size_t rows = 0;
+
+    RnsPoly() = default;
+    RnsPoly(size_t rows_, size_t n_) : data(rows_ * n_, 0), n(n_), rows(rows_) {}
+    u64* row(size_t i) { return data.data() + i * n; }
+    const u64* row(size_t i) const { return data.data() + i * n; }
+    // Drops rows beyond `keep` (the top primes of a chain basis).
+    void truncate(size_t keep) {
+        rows = keep;
+        data.resize(rows * n);
+    }
+};
+
+void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a);
+void ntt_inverse(const Context& ctx, const Basis& basis, RnsPoly& a);
+
+// Small signed coefficients (secret, errors) into the basis, NTT form.
+RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis);
+
+// Uniform residues per prime; uniform in NTT form directly.
+RnsPoly sample_uniform(const Context& ctx, Prng& prng, const Basis& basis);
+
+// Plaintext coefficients (num <= N values of ctx.p_limbs() limbs, each < p) into the basis in
+// NTT form, using the centered representative in (-p/2, p/2]. If `centered` is non-null it
+// receives the centered coefficients as doubles (for canonical-norm bounds).
+RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
+                         std::vector<double>* centered);
+
+// Elementwise a += b, a -= b, a = -a, a *= b, a += b * c over the basis (NTT form).
+void add_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
+void sub_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
+void negate_inplace(const Context& ctx, const Basis& basis, RnsPoly& a);
+void mul_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
+// Multiplies row i by the scalar s[i].
+void mul_scalar_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const std::vector<u64>& s);
+
+}  // namespace helib

@@ -1,0 +1,18 @@
+// Security estimate for a uniform ternary secret (HE Standard table; 2024 guidelines for
+// N >= 2^16), see DESIGN.md section 6.
+#pragma once
+
+#include <cstddef>
+
+namespace helib {
+
+// Largest log2(QP) that gives 128-bit classical security at ring degree n (0 if n is outside
+// the table and too small to extrapolate).
+double max_log2_qp_for_128_bits(size_t n);
+
+// Estimated classical security in bits: linear interpolation in 1/log2(QP) between the
+// table's 128/192/256-bit points at ring degree n (extrapolated outside), so that the estimate
+// is exactly 128 at the table's 128-bit limit.
+double estimate_security_bits(size_t n, double log2_qp);
+
+}  // namespace helib
