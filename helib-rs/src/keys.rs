@@ -1,0 +1,191 @@
+//! Secret and public keys.
+
+use std::fmt;
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use helib_bindings as sys;
+
+use crate::context::Context;
+use crate::error::{check, Error, Result};
+
+/// Identifies a secret key so that ciphertexts under different keys are refused before the
+/// engine is called. Ids are unique within the process.
+pub(crate) type KeyId = u64;
+
+static NEXT_KEY_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A BGV secret key: a uniform ternary polynomial sampled from the OS CSPRNG.
+///
+/// Decrypts ciphertexts made with any [`PubKey`] derived from it. Keeps its [`Context`]
+/// alive.
+pub struct SecKey {
+    raw: NonNull<sys::helib_seckey>,
+    ctx: Context,
+    id: KeyId,
+}
+
+// SAFETY: the engine's secret key is immutable after generation and only passed as a const
+// pointer; the C API declares const handles safe to share between threads. It is freed once,
+// from Drop.
+unsafe impl Send for SecKey {}
+// SAFETY: as above — no interior mutation on either side.
+unsafe impl Sync for SecKey {}
+
+impl Drop for SecKey {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from helib_seckey_new and is freed exactly once, here; the
+        // context it refers to is still alive because `self.ctx` is dropped after this.
+        unsafe { sys::helib_seckey_free(self.raw.as_ptr()) }
+    }
+}
+
+impl SecKey {
+    /// Samples a fresh secret key for `ctx`. Two calls give independent keys.
+    pub fn generate(ctx: &Context) -> Result<SecKey> {
+        let mut raw: *mut sys::helib_seckey = ptr::null_mut();
+        // SAFETY: the context handle is live; `raw` is a valid out-pointer set on success.
+        check(unsafe { sys::helib_seckey_new(&mut raw, ctx.as_ptr()) })?;
+        let raw = NonNull::new(raw).ok_or_else(|| {
+            Error::Internal("helib_seckey_new succeeded but returned no key".into())
+        })?;
+        Ok(SecKey {
+            raw,
+            ctx: ctx.clone(),
+            id: NEXT_KEY_ID.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    /// The context this key belongs to.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// The secret's `N` coefficients, each in `{-1, 0, 1}`.
+    ///
+    /// **Sensitive**: anyone holding these can decrypt every ciphertext under this key. Meant
+    /// for tests and for exporting the key to protected storage.
+    pub fn coefficients(&self) -> Result<Vec<i8>> {
+        let mut out = vec![0i8; self.ctx.ring_degree()];
+        let mut needed = 0usize;
+        // SAFETY: the key handle is live; `out` is writable for `out.len()` elements and
+        // `needed` is a valid out-pointer.
+        check(unsafe {
+            sys::helib_seckey_coefficients(self.raw.as_ptr(), out.as_mut_ptr(), out.len(), &mut needed)
+        })?;
+        out.truncate(needed);
+        Ok(out)
+    }
+
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_seckey {
+        self.raw.as_ptr()
+    }
+
+    pub(crate) fn id(&self) -> KeyId {
+        self.id
+    }
+}
+
+impl fmt::Debug for SecKey {
+    // Never prints key material.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SecKey")
+            .field("ring_degree", &self.ctx.ring_degree())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A BGV public key together with the relinearization key used by ciphertext
+/// multiplication.
+///
+/// Cloning is cheap (a reference count). Every [`Ctxt`](crate::Ctxt) it encrypts holds a
+/// reference to it, because multiplication takes the relinearization key from there (as in
+/// HElib, where a ciphertext refers to its public key).
+#[derive(Clone)]
+pub struct PubKey {
+    pub(crate) inner: Arc<PubKeyInner>,
+}
+
+pub(crate) struct PubKeyInner {
+    raw: NonNull<sys::helib_pubkey>,
+    ctx: Context,
+    secret_id: KeyId,
+    size_bytes: u64,
+}
+
+// SAFETY: the engine's public key (with its relinearization key) is immutable after
+// generation and only passed as a const pointer; the C API declares const handles safe to
+// share between threads. It is freed once, from Drop, when the last reference goes.
+unsafe impl Send for PubKeyInner {}
+// SAFETY: as above — no interior mutation on either side.
+unsafe impl Sync for PubKeyInner {}
+
+impl Drop for PubKeyInner {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from helib_pubkey_new and is freed exactly once, here; the
+        // context is still alive because `self.ctx` is dropped after this.
+        unsafe { sys::helib_pubkey_free(self.raw.as_ptr()) }
+    }
+}
+
+impl PubKeyInner {
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_pubkey {
+        self.raw.as_ptr()
+    }
+
+    pub(crate) fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    pub(crate) fn secret_id(&self) -> KeyId {
+        self.secret_id
+    }
+}
+
+impl PubKey {
+    /// Derives the public key and the relinearization key from `sk`.
+    pub fn generate(sk: &SecKey) -> Result<PubKey> {
+        let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
+        // SAFETY: the secret-key handle is live; `raw` is a valid out-pointer set on success.
+        check(unsafe { sys::helib_pubkey_new(&mut raw, sk.as_ptr()) })?;
+        let raw = NonNull::new(raw).ok_or_else(|| {
+            Error::Internal("helib_pubkey_new succeeded but returned no key".into())
+        })?;
+        let mut inner = PubKeyInner {
+            raw,
+            ctx: sk.context().clone(),
+            secret_id: sk.id(),
+            size_bytes: 0,
+        };
+        // SAFETY: the handle is live; the out-pointer is valid. On error `inner` frees it.
+        check(unsafe { sys::helib_pubkey_size_bytes(raw.as_ptr(), &mut inner.size_bytes) })?;
+        Ok(PubKey {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// The context this key belongs to.
+    pub fn context(&self) -> &Context {
+        &self.inner.ctx
+    }
+
+    /// Bytes of memory held by the key material (public key plus relinearization key).
+    pub fn size_bytes(&self) -> u64 {
+        self.inner.size_bytes
+    }
+
+    /// Whether `sk` is the secret key this public key was derived from.
+    pub fn belongs_to(&self, sk: &SecKey) -> bool {
+        self.inner.secret_id == sk.id()
+    }
+}
+
+impl fmt::Debug for PubKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PubKey")
+            .field("ring_degree", &self.inner.ctx.ring_degree())
+            .field("size_bytes", &self.inner.size_bytes)
+            .finish_non_exhaustive()
+    }
+}

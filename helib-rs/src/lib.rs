@@ -1,0 +1,66 @@
+//! Safe Rust API for BGV homomorphic encryption with a **big-integer plaintext modulus**.
+//!
+//! Mainstream HE libraries cap the plaintext modulus near 60 bits. Here `p` may be any odd
+//! prime — in particular the 254-bit scalar field of BN254 — so elements of an arkworks
+//! [`PrimeField`](ark_ff::PrimeField) are encrypted and computed on exactly. The engine is
+//! the C++ `helib-fork` (following HElib's published design), reached through
+//! `helib-bindings`.
+//!
+//! Plaintexts are polynomials in `F_p[X] / (X^N + 1)`, given as slices of up to `N` field
+//! elements (constants are the special case of one coefficient).
+//!
+//! # Types
+//!
+//! - [`Context`] (built with [`ContextBuilder`]): ring, plaintext modulus, modulus chain.
+//!   Parameters below 128-bit security are refused unless the caller opts out.
+//! - [`SecKey`], [`PubKey`]: keys; the public key carries the relinearization key.
+//! - [`Ctxt`]: a ciphertext. It tracks a bound on its noise; when the budget is used up,
+//!   decryption returns [`Error::NoiseBudgetExhausted`] instead of a wrong value.
+//!
+//! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
+//! different contexts or keys are never combined silently ([`Error::Mismatch`]).
+//!
+//! # Example
+//!
+//! ```
+//! use ark_bn254::Fr;
+//! use helib_rs::{Context, PubKey, SecKey};
+//!
+//! # fn main() -> Result<(), helib_rs::Error> {
+//! // N = 2048 is far too small for 128-bit security with a 254-bit p: a toy, so opt out.
+//! let ctx = Context::builder()
+//!     .ring_degree(2048)
+//!     .plaintext_field::<Fr>()
+//!     .ciphertext_bits(1000)
+//!     .allow_insecure(true)
+//!     .build()?;
+//! let sk = SecKey::generate(&ctx)?;
+//! let pk = PubKey::generate(&sk)?;
+//!
+//! // (2 + 3X) * (5 + 7X) = 10 + 29X + 21X^2
+//! let a = pk.encrypt_poly(&[Fr::from(2u64), Fr::from(3u64)])?;
+//! let b = pk.encrypt_poly(&[Fr::from(5u64), Fr::from(7u64)])?;
+//! let product = (&a * &b)?;
+//! let mut sum = (&a + &b)?;
+//! sum.mul_const(Fr::from(10u64))?;
+//!
+//! let p = sk.decrypt_poly::<Fr>(&product)?;
+//! assert_eq!(&p[..3], &[Fr::from(10u64), Fr::from(29u64), Fr::from(21u64)]);
+//! let s = sk.decrypt_poly::<Fr>(&sum)?;
+//! assert_eq!(&s[..2], &[Fr::from(70u64), Fr::from(100u64)]);
+//! assert!(product.noise_budget() > 0.0);
+//! # Ok(())
+//! # }
+//! ```
+
+mod context;
+mod ctxt;
+mod error;
+mod field;
+mod keys;
+mod ops;
+
+pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
+pub use ctxt::{Ctxt, CtxtInfo};
+pub use error::{Error, Result};
+pub use keys::{PubKey, SecKey};
