@@ -56,8 +56,12 @@ Context::Context(const ContextParams& params)
         throw InvalidArgument("the plaintext modulus p must have at most 2048 bits");
     if (!NTL::ProbPrime(p_, 40))
         throw InvalidArgument("the plaintext modulus p must be prime (got a composite number)");
-    if (params.ks_digits == 0) throw InvalidArgument("ks_digits must be at least 1");
-    if (params.ciphertext_bits == 0) throw InvalidArgument("ciphertext_bits must be positive");
+    if (params.ks_digits == 0 || params.ks_digits > 32)
+        throw InvalidArgument("ks_digits must be in 1..32 (got " + std::to_string(params.ks_digits) + ")");
+    // The lazy 128-bit accumulations in key switching hold up to 60 products of 61-bit words.
+    if (params.ciphertext_bits == 0 || params.ciphertext_bits > 3600)
+        throw InvalidArgument("ciphertext_bits must be in 1..3600 (got " +
+                              std::to_string(params.ciphertext_bits) + ")");
 
     half_p_ = p_ / 2;
     p_limbs_ = static_cast<size_t>((NTL::NumBits(p_) + 63) / 64);

@@ -22,6 +22,12 @@ double log2_abs(const NTL::ZZ& x) {
     return NTL::log(NTL::abs(x)) / std::log(2.0);
 }
 
+// e * t mod q for a small signed e.
+inline u64 signed_mul_mod(int32_t e, u64 t, u64 q) {
+    const u64 v = mul_mod(static_cast<u64>(e < 0 ? -static_cast<int64_t>(e) : e), t, q);
+    return e < 0 ? neg_mod(v, q) : v;
+}
+
 // Noise bounds below 1 carry no meaning; clamp so budgets stay finite.
 double clamp_noise(double x) { return std::max(x, 0.0); }
 
@@ -40,26 +46,30 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     const Context& ctx = *pk.context();
     const size_t L = ctx.num_chain(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
-    std::vector<double> centered;
-    RnsPoly m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
-
     Prng prng(os_seed());
     RnsPoly u = small_to_ntt(ctx, sample_ternary(prng, n), chain);
-    RnsPoly e0 = small_to_ntt(ctx, sample_error(prng, n), chain);
-    RnsPoly e1 = small_to_ntt(ctx, sample_error(prng, n), chain);
+    const std::vector<int32_t> e0 = sample_error(prng, n), e1 = sample_error(prng, n);
 
+    // c0 = b u + (p e0 + m), c1 = a u + p e1: the message joins e0 before the NTT, which
+    // saves one transform per prime.
     Ctxt c(pk.context(), pk.id(), L);
-    c.c0_ = RnsPoly(L, n);
+    std::vector<double> centered;
+    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
     c.c1_ = RnsPoly(L, n);
     for (size_t r = 0; r < L; ++r) {
         const u64 q = ctx.prime(r), t = ctx.t_mod(r);
-        const Barrett& br = ctx.ntt(r).barrett();
-        const u64 *b = pk.b().row(r), *a = pk.a().row(r), *ur = u.row(r);
-        const u64 *e0r = e0.row(r), *e1r = e1.row(r), *mr = m.row(r);
         u64 *c0 = c.c0_.row(r), *c1 = c.c1_.row(r);
         for (size_t k = 0; k < n; ++k) {
-            c0[k] = add_mod(add_mod(br.mul(b[k], ur[k]), br.mul(t, e0r[k]), q), mr[k], q);
-            c1[k] = add_mod(br.mul(a[k], ur[k]), br.mul(t, e1r[k]), q);
+            c0[k] = add_mod(c0[k], signed_mul_mod(e0[k], t, q), q);
+            c1[k] = signed_mul_mod(e1[k], t, q);
+        }
+        ctx.ntt(r).forward(c0);
+        ctx.ntt(r).forward(c1);
+        const Barrett& br = ctx.ntt(r).barrett();
+        const u64 *b = pk.b().row(r), *a = pk.a().row(r), *ur = u.row(r);
+        for (size_t k = 0; k < n; ++k) {
+            c0[k] = add_mod(c0[k], br.mul(b[k], ur[k]), q);
+            c1[k] = add_mod(c1[k], br.mul(a[k], ur[k]), q);
         }
     }
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(log2_canonical_norm(centered)));

@@ -89,8 +89,15 @@ uint64_t Prng::uniform(uint64_t bound) {
 }
 
 int Prng::ternary() {
+    // One byte per draw; 255 is rejected so that the three values are equally likely.
     for (;;) {
-        uint32_t x = next_u32() & 0xff;
+        if (spare_bytes_ == 0) {
+            spare_ = next_u32();
+            spare_bytes_ = 4;
+        }
+        const uint32_t x = spare_ & 0xff;
+        spare_ >>= 8;
+        --spare_bytes_;
         if (x < 255) return static_cast<int>(x % 3) - 1;
     }
 }

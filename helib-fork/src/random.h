@@ -36,6 +36,8 @@ private:
     std::array<uint32_t, 16> block_;
     size_t used_;  // words of block_ consumed
     uint64_t counter_;
+    uint32_t spare_ = 0;  // unused bytes of the last word, for ternary()
+    int spare_bytes_ = 0;
 };
 
 // Error distribution parameters used by the noise estimates.

@@ -2,6 +2,8 @@
 
 #include <gmp.h>
 
+#include <algorithm>
+
 #include "errors.h"
 
 namespace helib {
@@ -55,6 +57,13 @@ RnsPoly sample_uniform(const Context& ctx, Prng& prng, const Basis& basis) {
 
 RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
                          std::vector<double>* centered) {
+    RnsPoly out = plaintext_to_coeffs(ctx, coeffs, num, basis, centered);
+    ntt_forward(ctx, basis, out);
+    return out;
+}
+
+RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
+                            std::vector<double>* centered) {
     const size_t n = ctx.n(), w = ctx.p_limbs();
     if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
     const std::vector<u64>& p = ctx.p_limb_vec();
@@ -92,21 +101,23 @@ RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, cons
         const size_t pi = basis[r];
         const u64 q = ctx.prime(pi);
         const Barrett& br = ctx.ntt(pi).barrett();
-        // 2^(64 j) mod q
+        // radix[j] = 2^(64 j) mod q; each limb product is < 2^124, so 15 of them fit in 128 bits.
         std::vector<u64> radix(w);
-        u64 two64 = static_cast<u64>((static_cast<u128>(1) << 64) % q);
+        const u64 two64 = static_cast<u64>((static_cast<u128>(1) << 64) % q);
         radix[0] = 1;
         for (size_t j = 1; j < w; ++j) radix[j] = br.mul(radix[j - 1], two64);
         u64* row = out.row(r);
         for (size_t k = 0; k < num; ++k) {
             const u64* c = mag.data() + k * w;
-            u64 acc = c[0] % q;
-            for (size_t j = 1; j < w; ++j) acc = add_mod(acc, br.mul(c[j], radix[j]), q);
+            u64 acc = 0;
+            for (size_t j0 = 0; j0 < w; j0 += 15) {
+                u128 sum = acc;
+                for (size_t j = j0; j < std::min(w, j0 + 15); ++j) sum += static_cast<u128>(c[j]) * radix[j];
+                acc = br.reduce(sum);
+            }
             row[k] = negative[k] ? neg_mod(acc, q) : acc;
         }
-        // rows are zero-initialised beyond num
     }
-    ntt_forward(ctx, basis, out);
     return out;
 }
 

@@ -50,6 +50,10 @@ RnsPoly sample_uniform(const Context& ctx, Prng& prng, const Basis& basis);
 RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
                          std::vector<double>* centered);
 
+// As plaintext_to_ntt, but leaves the rows in coefficient form.
+RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
+                            std::vector<double>* centered);
+
 // Elementwise a += b, a -= b, a = -a, a *= b, a += b * c over the basis (NTT form).
 void add_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
 void sub_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
