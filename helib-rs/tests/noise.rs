@@ -1,0 +1,249 @@
+//! Noise tracking: the tracked bound covers the measured noise, the budget shrinks as it
+//! should, and an exhausted ciphertext is refused rather than decrypted wrongly.
+
+mod common;
+
+use common::*;
+use helib_rs::Error;
+
+fn n() -> usize {
+    fixture().ctx.ring_degree()
+}
+
+#[test]
+fn fresh_ciphertext_noise() {
+    let fx = fixture();
+    let mut rng = rng(20);
+    let ct = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    assert_noise_within_bound(&fx.sk, &ct, "fresh");
+    let measured = fx.sk.measure_noise(&ct).expect("measure");
+    // A fresh BGV ciphertext carries the message plus p times a small error: above p.
+    assert!(measured > f64::from(fx.ctx.plaintext_bits()) - 1.0, "measured 2^{measured}");
+    assert!(
+        (ct.noise_budget() - fx.ctx.fresh_noise_budget()).abs() < 2.0,
+        "fresh budget {} vs the context's {}",
+        ct.noise_budget(),
+        fx.ctx.fresh_noise_budget()
+    );
+    // budget = log2(modulus / 2) - log2(bound)
+    let expected = ct.log2_modulus() - 1.0 - ct.log2_noise_bound();
+    assert!((ct.noise_budget() - expected).abs() < 1e-6);
+}
+
+#[test]
+fn measured_noise_stays_within_the_bound_through_every_operation() {
+    let fx = fixture();
+    let mut rng = rng(21);
+    let a = random_poly(&mut rng, n());
+    let b = random_poly(&mut rng, n());
+    let ca = fx.pk.encrypt_poly(&a).expect("encrypt");
+    let cb = fx.pk.encrypt_poly(&b).expect("encrypt");
+    let k = random_elem(&mut rng);
+
+    let mut ct = ca.clone();
+    let mut expected = a.clone();
+    let steps: Vec<(&str, Box<dyn Fn(&mut helib_rs::Ctxt, &mut Vec<F>)>)> = vec![
+        (
+            "add",
+            Box::new(|c, e| {
+                c.add_assign(&cb).expect("add");
+                *e = add(e, &b);
+            }),
+        ),
+        (
+            "add_const",
+            Box::new(|c, e| {
+                c.add_const(k).expect("add_const");
+                e[0] += k;
+            }),
+        ),
+        (
+            "mul_const",
+            Box::new(|c, e| {
+                c.mul_const(k).expect("mul_const");
+                *e = scale(e, k);
+            }),
+        ),
+        (
+            "mod_switch_down",
+            Box::new(|c, _| c.mod_switch_down().expect("mod_switch_down")),
+        ),
+        (
+            "mul",
+            Box::new(|c, e| {
+                c.mul_assign(&cb).expect("mul");
+                *e = negacyclic_mul(e, &b, n());
+            }),
+        ),
+        (
+            "sub",
+            Box::new(|c, e| {
+                c.sub_assign(&ca).expect("sub");
+                *e = sub(e, &a);
+            }),
+        ),
+        (
+            "neg",
+            Box::new(|c, e| {
+                c.neg_assign().expect("neg");
+                *e = e.iter().map(|x| -*x).collect();
+            }),
+        ),
+        (
+            "mul_poly",
+            Box::new(|c, e| {
+                c.mul_poly(&a).expect("mul_poly");
+                *e = negacyclic_mul(e, &a, n());
+            }),
+        ),
+    ];
+    assert_noise_within_bound(&fx.sk, &ct, "fresh");
+    for (name, step) in &steps {
+        step(&mut ct, &mut expected);
+        assert_noise_within_bound(&fx.sk, &ct, name);
+        assert!(ct.noise_budget() > 0.0, "{name}: budget should remain, {:?}", ct.info());
+        assert_decrypts_to(&fx.sk, &ct, &expected, name);
+    }
+
+    let mut sq = ca.clone();
+    sq.square().expect("square");
+    assert_noise_within_bound(&fx.sk, &sq, "square");
+}
+
+#[test]
+fn budget_decreases_with_multiplications() {
+    let fx = fixture();
+    let mut rng = rng(22);
+    let ca = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    let cb = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    let fresh = ca.noise_budget();
+
+    let mut prod = ca.clone();
+    prod.mul_assign(&cb).expect("mul");
+    // With a 254-bit p a product costs well over 200 bits.
+    assert!(
+        prod.noise_budget() < fresh - 200.0,
+        "ct x ct: budget {fresh} -> {}",
+        prod.noise_budget()
+    );
+
+    let mut by_const = ca.clone();
+    by_const.mul_const(random_elem(&mut rng)).expect("mul_const");
+    assert!(
+        by_const.noise_budget() < fresh - 200.0,
+        "mul_const: budget {fresh} -> {}",
+        by_const.noise_budget()
+    );
+
+    let mut by_poly = ca.clone();
+    by_poly.mul_poly(&random_poly(&mut rng, n())).expect("mul_poly");
+    assert!(
+        by_poly.noise_budget() < by_const.noise_budget(),
+        "a random polynomial costs more than a random constant"
+    );
+
+    // Additions cost at most a bit.
+    let sum = (&ca + &cb).expect("add");
+    assert!(sum.noise_budget() > fresh - 1.5 && sum.noise_budget() <= fresh + 1e-9);
+}
+
+#[test]
+fn mod_switching_costs_little_budget_above_the_floor() {
+    let fx = fixture();
+    let mut rng = rng(23);
+    let mut ct = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    ct.mul_assign(&fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt"))
+        .expect("mul");
+    // Noise now far above the modulus-switching floor: dropping a prime scales the noise
+    // down with the modulus, so the budget is almost unchanged.
+    let before = ct.info();
+    ct.mod_switch_down().expect("mod_switch_down");
+    let after = ct.info();
+    assert_eq!(after.level, before.level - 1);
+    assert!(after.log2_modulus < before.log2_modulus - 30.0);
+    assert!(after.log2_noise_bound < before.log2_noise_bound - 30.0);
+    assert!(
+        (after.noise_budget - before.noise_budget).abs() < 3.0,
+        "budget {} -> {}",
+        before.noise_budget,
+        after.noise_budget
+    );
+    assert_noise_within_bound(&fx.sk, &ct, "after switching a product down");
+}
+
+/// Keeps multiplying until the engine gives up; decryption must never return a wrong value.
+#[test]
+fn multiplying_until_exhausted_never_decrypts_wrongly() {
+    let fx = fixture();
+    let mut rng = rng(24);
+    let a = random_poly(&mut rng, n());
+    let b = random_poly(&mut rng, n());
+    let cb = fx.pk.encrypt_poly(&b).expect("encrypt");
+    let mut ct = fx.pk.encrypt_poly(&a).expect("encrypt");
+    let mut plain = a.clone();
+
+    let mut good_decryptions = 0;
+    let mut refused = false;
+    for round in 0..12 {
+        // Alternate squaring and multiplying by a fresh operand.
+        let step = if round % 2 == 0 {
+            plain = negacyclic_mul(&plain, &plain, n());
+            ct.square()
+        } else {
+            plain = negacyclic_mul(&plain, &b, n());
+            ct.mul_assign(&cb)
+        };
+        if let Err(e) = step {
+            assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+            assert!(!message(&e).is_empty());
+            refused = true;
+            break;
+        }
+        if ct.noise_budget() > 0.0 {
+            assert_decrypts_to(&fx.sk, &ct, &plain, &format!("round {round}"));
+            assert_noise_within_bound(&fx.sk, &ct, &format!("round {round}"));
+            good_decryptions += 1;
+        } else {
+            let err = fx.sk.decrypt_poly::<F>(&ct).expect_err("exhausted budget must refuse");
+            assert!(matches!(err, Error::NoiseBudgetExhausted(_)), "round {round}: {err:?}");
+            assert!(!message(&err).is_empty());
+            refused = true;
+            // Further operations on an exhausted ciphertext must not revive it.
+            if ct.square().is_ok() {
+                let err = fx.sk.decrypt_poly::<F>(&ct).expect_err("still exhausted");
+                assert!(matches!(err, Error::NoiseBudgetExhausted(_)), "{err:?}");
+            }
+            break;
+        }
+    }
+    assert!(good_decryptions >= 2, "parameters allow at least two products");
+    assert!(refused, "the budget ran out within 12 products");
+}
+
+#[test]
+fn constant_multiplications_until_exhausted() {
+    let fx = fixture();
+    let mut rng = rng(25);
+    let mut plain = random_elem(&mut rng);
+    let mut ct = fx.pk.encrypt_const(plain).expect("encrypt");
+    for round in 0..12 {
+        let k = random_elem(&mut rng);
+        if let Err(e) = ct.mul_const(k) {
+            assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+            return;
+        }
+        plain *= k;
+        match fx.sk.decrypt_const::<F>(&ct) {
+            Ok(v) => {
+                assert!(ct.noise_budget() > 0.0, "decrypted with no budget left");
+                assert_eq!(v, plain, "round {round}");
+            }
+            Err(e) => {
+                assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+                assert!(round >= 2, "~1000 bits allow a few constant products");
+                return;
+            }
+        }
+    }
+    panic!("12 random constant multiplications should exhaust ~1000 bits of budget");
+}
