@@ -53,19 +53,37 @@ impl Context {
         ContextBuilder::new()
     }
 
-    /// A context for the BN254 scalar field (`ark_bn254::Fr`), the field of most zk provers.
+    /// A 128-bit secure context for the BN254 scalar field (`ark_bn254::Fr`), the field of
+    /// most zk provers.
     ///
     /// `ring_degree` is `N` (a power of two, at least 1024) and `ciphertext_bits` the size of
-    /// the ciphertext modulus. Must reach 128-bit security: for example `N = 32768` with up to
-    /// roughly 800 bits, or `N = 65536` with up to roughly 1700 bits (see
-    /// [`ContextBuilder::allow_insecure`] for toy parameters).
+    /// the ciphertext modulus. The number of key-switching digits is the smallest (from
+    /// [`DEFAULT_KS_DIGITS`] up) that passes the 128-bit gate: more digits mean fewer special
+    /// primes, so more of the security budget goes to the ciphertext modulus, at the price of
+    /// a larger relinearization key. For example `N = 32768` accepts up to 13 primes
+    /// (`ciphertext_bits = 760`, 13 digits); `N = 65536` about 1600 bits.
+    ///
+    /// Fails with [`Error::InsecureParameters`] when no digit count reaches 128 bits.
     #[cfg(feature = "bn254")]
     pub fn bn254(ring_degree: u64, ciphertext_bits: u32) -> Result<Context> {
-        ContextBuilder::new()
+        let builder = ContextBuilder::new()
             .ring_degree(ring_degree)
             .plaintext_field::<ark_bn254::Fr>()
-            .ciphertext_bits(ciphertext_bits)
-            .build()
+            .ciphertext_bits(ciphertext_bits);
+        let first = builder.clone().ks_digits(DEFAULT_KS_DIGITS).build();
+        let Err(Error::InsecureParameters(_)) = first else {
+            return first;
+        };
+        // Digits beyond one per chain prime change nothing, so the chain length bounds the
+        // search. Security only improves with more digits: the first pass is the smallest.
+        let probe = builder.clone().allow_insecure(true).build()?;
+        for digits in DEFAULT_KS_DIGITS + 1..=probe.num_ctxt_primes() {
+            match builder.clone().ks_digits(digits).build() {
+                Err(Error::InsecureParameters(_)) => continue,
+                other => return other,
+            }
+        }
+        first
     }
 
     pub(crate) fn as_ptr(&self) -> *const sys::helib_context {

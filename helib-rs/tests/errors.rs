@@ -94,6 +94,16 @@ fn insecure_parameters_need_an_explicit_opt_out() {
 }
 
 #[test]
+fn the_bn254_preset_never_opts_out() {
+    // No digit count makes a 254-bit p secure at N = 2048.
+    let refused = Context::bn254(N, 1000);
+    match refused {
+        Err(e @ Error::InsecureParameters(_)) => assert!(!message(&e).is_empty()),
+        other => panic!("expected InsecureParameters, got {other:?}"),
+    }
+}
+
+#[test]
 fn ks_digits_must_be_positive() {
     expect_invalid_argument(bn254_builder().ks_digits(0).build(), "ks_digits = 0");
 }
