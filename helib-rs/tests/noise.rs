@@ -30,6 +30,9 @@ fn fresh_ciphertext_noise() {
     assert!((ct.noise_budget() - expected).abs() < 1e-6);
 }
 
+/// A named homomorphic operation plus the same operation on the plain expected value.
+type Step<'a> = (&'static str, Box<dyn Fn(&mut helib_rs::Ctxt, &mut Vec<F>) + 'a>);
+
 #[test]
 fn measured_noise_stays_within_the_bound_through_every_operation() {
     let fx = fixture();
@@ -42,7 +45,7 @@ fn measured_noise_stays_within_the_bound_through_every_operation() {
 
     let mut ct = ca.clone();
     let mut expected = a.clone();
-    let steps: Vec<(&str, Box<dyn Fn(&mut helib_rs::Ctxt, &mut Vec<F>)>)> = vec![
+    let steps: Vec<Step> = vec![
         (
             "add",
             Box::new(|c, e| {
