@@ -201,7 +201,8 @@ fn generate_bindings(header: &Path) {
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     // The builder is moved in and never looked at again, so no half-updated state can leak.
-    let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || builder.generate()));
+    let generated =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || builder.generate()));
     std::panic::set_hook(previous_hook);
 
     let bindings = match generated {

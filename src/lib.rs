@@ -3,27 +3,83 @@
 //! Everything here is plain (unencrypted) reference arithmetic over a prime field, used to
 //! check what the homomorphic operations of `helib-rs` compute.
 
-use ark_ff::Field;
+use ark_ff::FftField;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
-/// The product of two polynomials in `F[X] / (X^n + 1)`, both given by their `n` coefficients
-/// (lowest degree first); shorter inputs are zero-padded to `n`. Schoolbook, O(n^2): meant
-/// for checking results, not for speed.
+/// The product of two polynomials in `F[X] / (X^n + 1)` (coefficients lowest degree first;
+/// shorter inputs are zero-padded to `n`, `n` a power of two).
 ///
-/// Wrapping past degree `n` flips the sign because `X^n = -1` in this ring.
-pub fn negacyclic_mul<F: Field>(a: &[F], b: &[F], n: usize) -> Vec<F> {
-    let mut out = vec![F::zero(); n];
-    for (i, &ai) in a.iter().enumerate().take(n) {
-        if ai.is_zero() {
-            continue;
-        }
-        for (j, &bj) in b.iter().enumerate().take(n) {
-            let k = i + j;
-            if k < n {
-                out[k] += ai * bj;
-            } else {
-                out[k - n] -= ai * bj;
-            }
-        }
+/// Computed with an arkworks FFT of size `2n` and folded with `X^n = -1`, so it is an
+/// implementation independent of the encrypted engine. Returns `None` if `F` has no
+/// `2n`-point FFT domain or an input is longer than `n`.
+pub fn negacyclic_mul<F: FftField>(a: &[F], b: &[F], n: usize) -> Option<Vec<F>> {
+    if a.len() > n || b.len() > n {
+        return None;
+    }
+    let domain = Radix2EvaluationDomain::<F>::new(2 * n)?;
+    if domain.size() != 2 * n {
+        return None;
+    }
+    let mut fa = a.to_vec();
+    fa.resize(2 * n, F::zero());
+    let mut fb = b.to_vec();
+    fb.resize(2 * n, F::zero());
+    domain.fft_in_place(&mut fa);
+    domain.fft_in_place(&mut fb);
+    for (x, y) in fa.iter_mut().zip(&fb) {
+        *x *= y;
+    }
+    domain.ifft_in_place(&mut fa);
+    Some((0..n).map(|i| fa[i] - fa[i + n]).collect())
+}
+
+/// Coefficient-wise `a + b` (the shorter input zero-padded).
+pub fn poly_add<F: FftField>(a: &[F], b: &[F]) -> Vec<F> {
+    let mut out = vec![F::zero(); a.len().max(b.len())];
+    for (i, x) in out.iter_mut().enumerate() {
+        *x = a.get(i).copied().unwrap_or_default() + b.get(i).copied().unwrap_or_default();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+
+    #[test]
+    fn wraps_with_a_sign_flip() {
+        // X^3 * X^2 = X^5 = -X in F[X]/(X^4 + 1).
+        let x3 = [
+            Fr::from(0u64),
+            Fr::from(0u64),
+            Fr::from(0u64),
+            Fr::from(1u64),
+        ];
+        let x2 = [Fr::from(0u64), Fr::from(0u64), Fr::from(1u64)];
+        let got = negacyclic_mul(&x3, &x2, 4).expect("domain exists");
+        assert_eq!(
+            got,
+            vec![
+                Fr::from(0u64),
+                -Fr::from(1u64),
+                Fr::from(0u64),
+                Fr::from(0u64)
+            ]
+        );
+        // (1 + 2X)(3 + 4X) = 3 + 10X + 8X^2
+        let a = [Fr::from(1u64), Fr::from(2u64)];
+        let b = [Fr::from(3u64), Fr::from(4u64)];
+        let got = negacyclic_mul(&a, &b, 4).expect("domain exists");
+        assert_eq!(
+            got,
+            vec![
+                Fr::from(3u64),
+                Fr::from(10u64),
+                Fr::from(8u64),
+                Fr::from(0u64)
+            ]
+        );
+        assert!(negacyclic_mul(&a, &b, 1).is_none(), "inputs longer than n");
+    }
 }

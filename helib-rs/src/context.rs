@@ -100,7 +100,9 @@ impl Context {
         if self.same_as(other) {
             Ok(())
         } else {
-            Err(Error::Mismatch(format!("{what} belong to different contexts")))
+            Err(Error::Mismatch(format!(
+                "{what} belong to different contexts"
+            )))
         }
     }
 

@@ -303,7 +303,9 @@ impl SecKey {
             Some(_) => Err(Error::InvalidArgument(
                 "the ciphertext encrypts a non-constant polynomial; use decrypt_poly".into(),
             )),
-            None => Err(Error::Internal("decryption returned no coefficients".into())),
+            None => Err(Error::Internal(
+                "decryption returned no coefficients".into(),
+            )),
         }
     }
 
@@ -314,7 +316,9 @@ impl SecKey {
         self.ensure_owns(ct)?;
         let mut log2_noise = 0.0f64;
         // SAFETY: both handles are live and only read; the out-pointer is valid.
-        check(unsafe { sys::helib_ctxt_measure_noise(self.as_ptr(), ct.as_ptr(), &mut log2_noise) })?;
+        check(unsafe {
+            sys::helib_ctxt_measure_noise(self.as_ptr(), ct.as_ptr(), &mut log2_noise)
+        })?;
         Ok(log2_noise)
     }
 }

@@ -72,7 +72,12 @@ impl SecKey {
         // SAFETY: the key handle is live; `out` is writable for `out.len()` elements and
         // `needed` is a valid out-pointer.
         check(unsafe {
-            sys::helib_seckey_coefficients(self.raw.as_ptr(), out.as_mut_ptr(), out.len(), &mut needed)
+            sys::helib_seckey_coefficients(
+                self.raw.as_ptr(),
+                out.as_mut_ptr(),
+                out.len(),
+                &mut needed,
+            )
         })?;
         out.truncate(needed);
         Ok(out)

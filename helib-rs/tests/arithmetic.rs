@@ -15,7 +15,11 @@ fn reference_negacyclic_mul_matches_schoolbook() {
     for n in [1usize, 2, 8, 64] {
         let a = random_poly(&mut rng, n);
         let b = random_poly(&mut rng, n);
-        assert_eq!(negacyclic_mul(&a, &b, n), negacyclic_mul_schoolbook(&a, &b, n), "n = {n}");
+        assert_eq!(
+            negacyclic_mul(&a, &b, n),
+            negacyclic_mul_schoolbook(&a, &b, n),
+            "n = {n}"
+        );
     }
     // X^(n-1) * X = X^n = -1.
     let n = 8;
@@ -35,13 +39,20 @@ fn context_reports_its_parameters() {
     assert!(ctx.slots_available(), "BN254's p is 1 mod 2^28");
     assert!(ctx.log2_q() >= f64::from(CIPHERTEXT_BITS) - 1.0);
     assert!(ctx.log2_qp() > ctx.log2_q());
-    assert!(ctx.security_bits() < 128.0, "N = 2048 with ~1600 bits cannot be secure");
+    assert!(
+        ctx.security_bits() < 128.0,
+        "N = 2048 with ~1600 bits cannot be secure"
+    );
     assert!(ctx.fresh_noise_budget() > 500.0);
     assert!(ctx.num_special_primes() >= 1);
     let primes = ctx.primes().expect("primes");
     assert_eq!(primes.len(), ctx.num_ctxt_primes() as usize);
     for q in primes {
-        assert_eq!(q % (2 * N), 1, "chain primes are NTT-friendly: q = 1 mod 2N");
+        assert_eq!(
+            q % (2 * N),
+            1,
+            "chain primes are NTT-friendly: q = 1 mod 2N"
+        );
     }
 }
 
@@ -62,7 +73,12 @@ fn encrypt_decrypt_roundtrip() {
     assert_decrypts_to(&fx.sk, &ct, &[], "empty polynomial is zero");
 
     // The extremes of the coefficient range.
-    let edge = [F::zero(), F::one(), -F::one(), F::from(2u64).inverse().expect("2 is invertible")];
+    let edge = [
+        F::zero(),
+        F::one(),
+        -F::one(),
+        F::from(2u64).inverse().expect("2 is invertible"),
+    ];
     let ct = fx.pk.encrypt_poly(&edge).expect("encrypt");
     assert_decrypts_to(&fx.sk, &ct, &edge, "edge values");
 }
@@ -128,7 +144,12 @@ fn constants() {
 
     let mut by_minus_one = ca.clone();
     by_minus_one.mul_const(-F::one()).expect("mul_const -1");
-    assert_decrypts_to(&fx.sk, &by_minus_one, &scale(&a, -F::one()), "mul_const by -1");
+    assert_decrypts_to(
+        &fx.sk,
+        &by_minus_one,
+        &scale(&a, -F::one()),
+        "mul_const by -1",
+    );
 }
 
 #[test]
@@ -151,7 +172,12 @@ fn plaintext_polynomials() {
     let x3 = [F::zero(), F::zero(), F::zero(), F::one()];
     let mut shifted = ca.clone();
     shifted.mul_poly(&x3).expect("mul_poly by X^3");
-    assert_decrypts_to(&fx.sk, &shifted, &negacyclic_mul(&a, &x3, n()), "mul_poly by X^3");
+    assert_decrypts_to(
+        &fx.sk,
+        &shifted,
+        &negacyclic_mul(&a, &x3, n()),
+        "mul_poly by X^3",
+    );
 }
 
 #[test]
@@ -175,12 +201,19 @@ fn ciphertext_multiplication() {
 
     // Depth 2: (a * b) * a.
     prod.mul_assign(&ca).expect("second mul");
-    assert_decrypts_to(&fx.sk, &prod, &negacyclic_mul(&ab, &a, n()), "depth-2 product");
+    assert_decrypts_to(
+        &fx.sk,
+        &prod,
+        &negacyclic_mul(&ab, &a, n()),
+        "depth-2 product",
+    );
 
     let c = fx.pk.encrypt_const(F::from(3u64)).expect("encrypt");
     let d = fx.pk.encrypt_const(F::from(5u64)).expect("encrypt");
     assert_eq!(
-        fx.sk.decrypt_const::<F>(&c.checked_mul(&d).expect("mul")).expect("decrypt"),
+        fx.sk
+            .decrypt_const::<F>(&c.checked_mul(&d).expect("mul"))
+            .expect("decrypt"),
         F::from(15u64)
     );
 }
@@ -214,7 +247,12 @@ fn modulus_switching_keeps_the_plaintext() {
     assert_eq!(sum.level(), top - 3);
     assert_decrypts_to(&fx.sk, &sum, &add(&a, &b), "add across levels");
     let prod = (&cb * &ct).expect("mul across levels");
-    assert_decrypts_to(&fx.sk, &prod, &negacyclic_mul(&a, &b, n()), "mul across levels");
+    assert_decrypts_to(
+        &fx.sk,
+        &prod,
+        &negacyclic_mul(&a, &b, n()),
+        "mul across levels",
+    );
 }
 
 #[test]
@@ -234,16 +272,25 @@ fn switching_to_the_lowest_level_still_decrypts() {
             // Below the floor the budget runs out: decryption must refuse, not lie.
             Ok(()) => {
                 let err = fx.sk.decrypt_poly::<F>(&ct).expect_err("no budget left");
-                assert!(matches!(err, helib_rs::Error::NoiseBudgetExhausted(_)), "{err:?}");
+                assert!(
+                    matches!(err, helib_rs::Error::NoiseBudgetExhausted(_)),
+                    "{err:?}"
+                );
                 break;
             }
             Err(e) => {
-                assert!(matches!(e, helib_rs::Error::NoiseBudgetExhausted(_)), "{e:?}");
+                assert!(
+                    matches!(e, helib_rs::Error::NoiseBudgetExhausted(_)),
+                    "{e:?}"
+                );
                 break;
             }
         }
     }
-    assert!(lowest_ok.is_some(), "a fresh ciphertext decrypts at least one level down");
+    assert!(
+        lowest_ok.is_some(),
+        "a fresh ciphertext decrypts at least one level down"
+    );
 }
 
 #[test]
@@ -263,17 +310,52 @@ fn operators_and_checked_forms() {
     assert_decrypts_to(&fx.sk, &(&ca * &cb).expect("*"), &ab, "&a * &b");
 
     // Owned left operands are reused rather than copied.
-    assert_decrypts_to(&fx.sk, &(ca.clone() + &cb).expect("+"), &add(&a, &b), "a + &b");
-    assert_decrypts_to(&fx.sk, &(ca.clone() - &cb).expect("-"), &sub(&a, &b), "a - &b");
+    assert_decrypts_to(
+        &fx.sk,
+        &(ca.clone() + &cb).expect("+"),
+        &add(&a, &b),
+        "a + &b",
+    );
+    assert_decrypts_to(
+        &fx.sk,
+        &(ca.clone() - &cb).expect("-"),
+        &sub(&a, &b),
+        "a - &b",
+    );
     assert_decrypts_to(&fx.sk, &(-ca.clone()).expect("neg"), &minus_a, "-a");
     assert_decrypts_to(&fx.sk, &(ca.clone() * &cb).expect("*"), &ab, "a * &b");
 
-    assert_decrypts_to(&fx.sk, &ca.checked_add(&cb).expect("add"), &add(&a, &b), "checked_add");
-    assert_decrypts_to(&fx.sk, &ca.checked_sub(&cb).expect("sub"), &sub(&a, &b), "checked_sub");
-    assert_decrypts_to(&fx.sk, &ca.checked_neg().expect("neg"), &minus_a, "checked_neg");
-    assert_decrypts_to(&fx.sk, &ca.checked_mul(&cb).expect("mul"), &ab, "checked_mul");
+    assert_decrypts_to(
+        &fx.sk,
+        &ca.checked_add(&cb).expect("add"),
+        &add(&a, &b),
+        "checked_add",
+    );
+    assert_decrypts_to(
+        &fx.sk,
+        &ca.checked_sub(&cb).expect("sub"),
+        &sub(&a, &b),
+        "checked_sub",
+    );
+    assert_decrypts_to(
+        &fx.sk,
+        &ca.checked_neg().expect("neg"),
+        &minus_a,
+        "checked_neg",
+    );
+    assert_decrypts_to(
+        &fx.sk,
+        &ca.checked_mul(&cb).expect("mul"),
+        &ab,
+        "checked_mul",
+    );
     let aa = negacyclic_mul(&a, &a, n());
-    assert_decrypts_to(&fx.sk, &ca.checked_square().expect("square"), &aa, "checked_square");
+    assert_decrypts_to(
+        &fx.sk,
+        &ca.checked_square().expect("square"),
+        &aa,
+        "checked_square",
+    );
 
     // Operands are untouched by the reference forms.
     assert_decrypts_to(&fx.sk, &ca, &a, "left operand unchanged");
@@ -317,6 +399,9 @@ fn a_small_circuit() {
 
     let mut a_plus_k = a.clone();
     a_plus_k[0] += k;
-    let expected = sub(&negacyclic_mul(&a_plus_k, &b, n()), &negacyclic_mul(&a, &x5, n()));
+    let expected = sub(
+        &negacyclic_mul(&a_plus_k, &b, n()),
+        &negacyclic_mul(&a, &x5, n()),
+    );
     assert_decrypts_to(&fx.sk, &result, &expected, "circuit");
 }

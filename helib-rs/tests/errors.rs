@@ -36,7 +36,10 @@ fn m_must_be_a_power_of_two() {
 fn m_must_not_be_too_small() {
     expect_invalid_argument(bn254_builder().m(1024).build(), "m = 1024");
     expect_invalid_argument(bn254_builder().ring_degree(16).build(), "N = 16");
-    expect_invalid_argument(bn254_builder().ring_degree(u64::MAX).build(), "N = 2^64 - 1");
+    expect_invalid_argument(
+        bn254_builder().ring_degree(u64::MAX).build(),
+        "N = 2^64 - 1",
+    );
 }
 
 #[test]
@@ -62,8 +65,14 @@ fn plaintext_modulus_must_be_an_odd_prime() {
         out
     };
     expect_invalid_argument(bn254_builder().plaintext_modulus_limbs(&p3).build(), "3p");
-    expect_invalid_argument(bn254_builder().plaintext_modulus_limbs(&[]).build(), "no limbs");
-    expect_invalid_argument(bn254_builder().plaintext_modulus_limbs(&[0, 0]).build(), "p = 0");
+    expect_invalid_argument(
+        bn254_builder().plaintext_modulus_limbs(&[]).build(),
+        "no limbs",
+    );
+    expect_invalid_argument(
+        bn254_builder().plaintext_modulus_limbs(&[0, 0]).build(),
+        "p = 0",
+    );
 }
 
 #[test]
@@ -87,7 +96,10 @@ fn insecure_parameters_need_an_explicit_opt_out() {
     }
     // allow_insecure(false) is the default and means the same.
     let refused = bn254_builder().allow_insecure(false).build();
-    assert!(matches!(refused, Err(Error::InsecureParameters(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(Error::InsecureParameters(_))),
+        "{refused:?}"
+    );
     // With the opt-out the same parameters are accepted and report their weakness.
     let ctx = bn254_builder().build().expect("opted out");
     assert!(ctx.security_bits() < 128.0);
@@ -115,7 +127,10 @@ fn builder_settings_are_required() {
         .ciphertext_bits(1000)
         .build();
     expect_invalid_argument(no_ring, "no ring size");
-    let no_p = Context::builder().ring_degree(N).ciphertext_bits(1000).build();
+    let no_p = Context::builder()
+        .ring_degree(N)
+        .ciphertext_bits(1000)
+        .build();
     expect_invalid_argument(no_p, "no plaintext modulus");
     let no_bits = Context::builder()
         .ring_degree(N)
@@ -138,8 +153,15 @@ fn polynomials_longer_than_n_are_refused() {
     assert!(matches!(err, Error::InvalidLength(_)), "{err:?}");
     let err = ct.add_poly(&too_long).expect_err("add_poly");
     assert!(matches!(err, Error::InvalidLength(_)), "{err:?}");
-    assert_eq!(ct.info(), before, "a refused operation leaves the ciphertext alone");
-    assert_eq!(fx.sk.decrypt_const::<F>(&ct).expect("decrypt"), F::from(1u64));
+    assert_eq!(
+        ct.info(),
+        before,
+        "a refused operation leaves the ciphertext alone"
+    );
+    assert_eq!(
+        fx.sk.decrypt_const::<F>(&ct).expect("decrypt"),
+        F::from(1u64)
+    );
 
     // Exactly N is fine.
     let exact = vec![F::from(1u64); fx.ctx.ring_degree()];
@@ -150,7 +172,10 @@ fn polynomials_longer_than_n_are_refused() {
 fn field_must_match_the_plaintext_modulus() {
     let fx = fixture();
     let x = OtherField::from(5u64);
-    let err = fx.pk.encrypt_const(x).expect_err("encrypt Fq in an Fr context");
+    let err = fx
+        .pk
+        .encrypt_const(x)
+        .expect_err("encrypt Fq in an Fr context");
     assert!(matches!(err, Error::FieldMismatch(_)), "{err:?}");
     assert!(!message(&err).is_empty());
     let err = fx.pk.encrypt_poly(&[x, x]).expect_err("encrypt_poly");
@@ -165,7 +190,10 @@ fn field_must_match_the_plaintext_modulus() {
     ] {
         assert!(matches!(result, Err(Error::FieldMismatch(_))), "{result:?}");
     }
-    let err = fx.sk.decrypt_poly::<OtherField>(&ct).expect_err("decrypt as Fq");
+    let err = fx
+        .sk
+        .decrypt_poly::<OtherField>(&ct)
+        .expect_err("decrypt as Fq");
     assert!(matches!(err, Error::FieldMismatch(_)), "{err:?}");
 
     // A context over Fq refuses Fr.
@@ -178,7 +206,9 @@ fn field_must_match_the_plaintext_modulus() {
         .expect("Fq context");
     let fq_sk = SecKey::generate(&fq_ctx).expect("key");
     let fq_pk = PubKey::generate(&fq_sk).expect("key");
-    let err = fq_pk.encrypt_const(F::from(1u64)).expect_err("Fr into Fq context");
+    let err = fq_pk
+        .encrypt_const(F::from(1u64))
+        .expect_err("Fr into Fq context");
     assert!(matches!(err, Error::FieldMismatch(_)), "{err:?}");
     let ok = fq_pk.encrypt_const(x).expect("Fq into Fq context");
     assert_eq!(fq_sk.decrypt_const::<OtherField>(&ok).expect("decrypt"), x);
@@ -193,8 +223,13 @@ fn field_must_match_the_plaintext_modulus() {
         .expect("raw-limb context");
     let raw_sk = SecKey::generate(&raw_ctx).expect("key");
     let raw_pk = PubKey::generate(&raw_sk).expect("key");
-    let ct = raw_pk.encrypt_const(F::from(9u64)).expect("Fr into raw-limb context");
-    assert_eq!(raw_sk.decrypt_const::<F>(&ct).expect("decrypt"), F::from(9u64));
+    let ct = raw_pk
+        .encrypt_const(F::from(9u64))
+        .expect("Fr into raw-limb context");
+    assert_eq!(
+        raw_sk.decrypt_const::<F>(&ct).expect("decrypt"),
+        F::from(9u64)
+    );
 }
 
 #[test]
@@ -217,13 +252,20 @@ fn objects_of_different_contexts_do_not_mix() {
     }
     assert!(matches!(&ca + &cb, Err(Error::Mismatch(_))));
     assert!(matches!(&ca * &cb, Err(Error::Mismatch(_))));
-    let err = b.sk.decrypt_poly::<F>(&ca).expect_err("decrypt with the other context's key");
+    let err =
+        b.sk.decrypt_poly::<F>(&ca)
+            .expect_err("decrypt with the other context's key");
     assert!(matches!(err, Error::Mismatch(_)), "{err:?}");
-    let err = b.sk.measure_noise(&ca).expect_err("measure with the other context's key");
+    let err =
+        b.sk.measure_noise(&ca)
+            .expect_err("measure with the other context's key");
     assert!(matches!(err, Error::Mismatch(_)), "{err:?}");
 
     // The failed operations left `ca` intact.
-    assert_eq!(a.sk.decrypt_const::<F>(&ca).expect("decrypt"), F::from(2u64));
+    assert_eq!(
+        a.sk.decrypt_const::<F>(&ca).expect("decrypt"),
+        F::from(2u64)
+    );
     assert!(!a.ctx.same_as(&b.ctx));
     assert!(a.ctx.same_as(&a.ctx.clone()));
 }
@@ -248,16 +290,24 @@ fn ciphertexts_under_different_keys_do_not_mix() {
             other => panic!("{what}: expected Mismatch, got {other:?}"),
         }
     }
-    let err = sk2.decrypt_poly::<F>(&c1).expect_err("decrypt with the wrong key");
+    let err = sk2
+        .decrypt_poly::<F>(&c1)
+        .expect_err("decrypt with the wrong key");
     assert!(matches!(err, Error::Mismatch(_)), "{err:?}");
-    let err = fx.sk.measure_noise(&c2).expect_err("measure with the wrong key");
+    let err = fx
+        .sk
+        .measure_noise(&c2)
+        .expect_err("measure with the wrong key");
     assert!(matches!(err, Error::Mismatch(_)), "{err:?}");
 
     // A second public key of the same secret is compatible.
     let pk1b = PubKey::generate(&fx.sk).expect("another public key");
     let c3 = pk1b.encrypt_const(F::from(4u64)).expect("encrypt");
     let sum = (&c1 + &c3).expect("same secret, different public keys");
-    assert_eq!(fx.sk.decrypt_const::<F>(&sum).expect("decrypt"), F::from(6u64));
+    assert_eq!(
+        fx.sk.decrypt_const::<F>(&sum).expect("decrypt"),
+        F::from(6u64)
+    );
 }
 
 #[test]

@@ -26,11 +26,17 @@ fn secure_bn254_context_at_n_32768() {
     assert_eq!(preset.ks_digits(), 13, "{preset:?}");
     assert!(preset.security_bits() >= 128.0, "{preset:?}");
     let refused = Context::bn254(32768, 1200);
-    assert!(matches!(refused, Err(Error::InsecureParameters(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(Error::InsecureParameters(_))),
+        "{refused:?}"
+    );
     let n = ctx.ring_degree();
     assert_eq!(n, 32768);
     assert!(ctx.security_bits() >= 128.0, "{ctx:?}");
-    assert!(ctx.log2_qp() <= 881.0, "HE Standard bound for N = 32768: {ctx:?}");
+    assert!(
+        ctx.log2_qp() <= 881.0,
+        "HE Standard bound for N = 32768: {ctx:?}"
+    );
     assert!(ctx.slots_available());
 
     let sk = SecKey::generate(&ctx).expect("secret key");
@@ -68,4 +74,3 @@ fn secure_bn254_context_at_n_32768() {
     assert_noise_within_bound(&sk, &prod, "ct x ct");
     assert_decrypts_to(&sk, &prod, &negacyclic_mul(&a, &b, n), "ct x ct");
 }
-

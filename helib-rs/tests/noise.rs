@@ -14,11 +14,17 @@ fn n() -> usize {
 fn fresh_ciphertext_noise() {
     let fx = fixture();
     let mut rng = rng(20);
-    let ct = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    let ct = fx
+        .pk
+        .encrypt_poly(&random_poly(&mut rng, n()))
+        .expect("encrypt");
     assert_noise_within_bound(&fx.sk, &ct, "fresh");
     let measured = fx.sk.measure_noise(&ct).expect("measure");
     // A fresh BGV ciphertext carries the message plus p times a small error: above p.
-    assert!(measured > f64::from(fx.ctx.plaintext_bits()) - 1.0, "measured 2^{measured}");
+    assert!(
+        measured > f64::from(fx.ctx.plaintext_bits()) - 1.0,
+        "measured 2^{measured}"
+    );
     assert!(
         (ct.noise_budget() - fx.ctx.fresh_noise_budget()).abs() < 2.0,
         "fresh budget {} vs the context's {}",
@@ -31,7 +37,10 @@ fn fresh_ciphertext_noise() {
 }
 
 /// A named homomorphic operation plus the same operation on the plain expected value.
-type Step<'a> = (&'static str, Box<dyn Fn(&mut helib_rs::Ctxt, &mut Vec<F>) + 'a>);
+type Step<'a> = (
+    &'static str,
+    Box<dyn Fn(&mut helib_rs::Ctxt, &mut Vec<F>) + 'a>,
+);
 
 #[test]
 fn measured_noise_stays_within_the_bound_through_every_operation() {
@@ -104,7 +113,11 @@ fn measured_noise_stays_within_the_bound_through_every_operation() {
     for (name, step) in &steps {
         step(&mut ct, &mut expected);
         assert_noise_within_bound(&fx.sk, &ct, name);
-        assert!(ct.noise_budget() > 0.0, "{name}: budget should remain, {:?}", ct.info());
+        assert!(
+            ct.noise_budget() > 0.0,
+            "{name}: budget should remain, {:?}",
+            ct.info()
+        );
         assert_decrypts_to(&fx.sk, &ct, &expected, name);
     }
 
@@ -117,8 +130,14 @@ fn measured_noise_stays_within_the_bound_through_every_operation() {
 fn budget_decreases_with_multiplications() {
     let fx = fixture();
     let mut rng = rng(22);
-    let ca = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
-    let cb = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
+    let ca = fx
+        .pk
+        .encrypt_poly(&random_poly(&mut rng, n()))
+        .expect("encrypt");
+    let cb = fx
+        .pk
+        .encrypt_poly(&random_poly(&mut rng, n()))
+        .expect("encrypt");
     let fresh = ca.noise_budget();
 
     let mut prod = ca.clone();
@@ -131,7 +150,9 @@ fn budget_decreases_with_multiplications() {
     );
 
     let mut by_const = ca.clone();
-    by_const.mul_const(random_elem(&mut rng)).expect("mul_const");
+    by_const
+        .mul_const(random_elem(&mut rng))
+        .expect("mul_const");
     assert!(
         by_const.noise_budget() < fresh - 200.0,
         "mul_const: budget {fresh} -> {}",
@@ -139,7 +160,9 @@ fn budget_decreases_with_multiplications() {
     );
 
     let mut by_poly = ca.clone();
-    by_poly.mul_poly(&random_poly(&mut rng, n())).expect("mul_poly");
+    by_poly
+        .mul_poly(&random_poly(&mut rng, n()))
+        .expect("mul_poly");
     assert!(
         by_poly.noise_budget() < by_const.noise_budget(),
         "a random polynomial costs more than a random constant"
@@ -154,9 +177,16 @@ fn budget_decreases_with_multiplications() {
 fn mod_switching_costs_little_budget_above_the_floor() {
     let fx = fixture();
     let mut rng = rng(23);
-    let mut ct = fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt");
-    ct.mul_assign(&fx.pk.encrypt_poly(&random_poly(&mut rng, n())).expect("encrypt"))
-        .expect("mul");
+    let mut ct = fx
+        .pk
+        .encrypt_poly(&random_poly(&mut rng, n()))
+        .expect("encrypt");
+    ct.mul_assign(
+        &fx.pk
+            .encrypt_poly(&random_poly(&mut rng, n()))
+            .expect("encrypt"),
+    )
+    .expect("mul");
     // Noise now far above the modulus-switching floor: dropping a prime scales the noise
     // down with the modulus, so the budget is almost unchanged.
     let before = ct.info();
@@ -197,7 +227,10 @@ fn multiplying_until_exhausted_never_decrypts_wrongly() {
             ct.mul_assign(&cb)
         };
         if let Err(e) = step {
-            assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+            assert!(
+                matches!(e, Error::NoiseBudgetExhausted(_)),
+                "round {round}: {e:?}"
+            );
             assert!(!message(&e).is_empty());
             refused = true;
             break;
@@ -207,8 +240,14 @@ fn multiplying_until_exhausted_never_decrypts_wrongly() {
             assert_noise_within_bound(&fx.sk, &ct, &format!("round {round}"));
             good_decryptions += 1;
         } else {
-            let err = fx.sk.decrypt_poly::<F>(&ct).expect_err("exhausted budget must refuse");
-            assert!(matches!(err, Error::NoiseBudgetExhausted(_)), "round {round}: {err:?}");
+            let err = fx
+                .sk
+                .decrypt_poly::<F>(&ct)
+                .expect_err("exhausted budget must refuse");
+            assert!(
+                matches!(err, Error::NoiseBudgetExhausted(_)),
+                "round {round}: {err:?}"
+            );
             assert!(!message(&err).is_empty());
             refused = true;
             // Further operations on an exhausted ciphertext must not revive it.
@@ -219,7 +258,10 @@ fn multiplying_until_exhausted_never_decrypts_wrongly() {
             break;
         }
     }
-    assert!(good_decryptions >= 2, "parameters allow at least two products");
+    assert!(
+        good_decryptions >= 2,
+        "parameters allow at least two products"
+    );
     assert!(refused, "the budget ran out within 12 products");
 }
 
@@ -232,7 +274,10 @@ fn constant_multiplications_until_exhausted() {
     for round in 0..12 {
         let k = random_elem(&mut rng);
         if let Err(e) = ct.mul_const(k) {
-            assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+            assert!(
+                matches!(e, Error::NoiseBudgetExhausted(_)),
+                "round {round}: {e:?}"
+            );
             return;
         }
         plain *= k;
@@ -242,7 +287,10 @@ fn constant_multiplications_until_exhausted() {
                 assert_eq!(v, plain, "round {round}");
             }
             Err(e) => {
-                assert!(matches!(e, Error::NoiseBudgetExhausted(_)), "round {round}: {e:?}");
+                assert!(
+                    matches!(e, Error::NoiseBudgetExhausted(_)),
+                    "round {round}: {e:?}"
+                );
                 assert!(round >= 2, "~1000 bits allow a few constant products");
                 return;
             }

@@ -32,7 +32,11 @@ fn two_key_generations_differ() {
         .expect("coefficients");
     let same = s1.iter().zip(&s2).filter(|(a, b)| a == b).count();
     // Independent uniform ternary keys agree on about a third of the coefficients.
-    assert!(same < s1.len() / 2, "{same} of {} coefficients equal", s1.len());
+    assert!(
+        same < s1.len() / 2,
+        "{same} of {} coefficients equal",
+        s1.len()
+    );
 }
 
 #[test]
@@ -42,7 +46,10 @@ fn two_public_keys_of_one_secret_both_work() {
     assert!(pk2.size_bytes() > 0);
     assert_eq!(pk2.size_bytes(), fx.pk.size_bytes());
     let ct = pk2.encrypt_const(F::from(11u64)).expect("encrypt");
-    assert_eq!(fx.sk.decrypt_const::<F>(&ct).expect("decrypt"), F::from(11u64));
+    assert_eq!(
+        fx.sk.decrypt_const::<F>(&ct).expect("decrypt"),
+        F::from(11u64)
+    );
 }
 
 #[test]

@@ -85,6 +85,10 @@ fn keys_outlive_the_thread_that_made_them() {
     drop(pk);
     assert_eq!(sk.decrypt_const::<F>(&ct).expect("decrypt"), F::from(42u64));
     let mut ct = ct;
-    ct.square().expect("square still has its relinearization key");
-    assert_eq!(sk.decrypt_const::<F>(&ct).expect("decrypt"), F::from(42u64 * 42));
+    ct.square()
+        .expect("square still has its relinearization key");
+    assert_eq!(
+        sk.decrypt_const::<F>(&ct).expect("decrypt"),
+        F::from(42u64 * 42)
+    );
 }

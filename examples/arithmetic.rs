@@ -1,0 +1,242 @@
+//! A first tour of big-plaintext BGV: encrypt BN254 field elements, compute on them, decrypt,
+//! and compare every result with the same computation done in the clear.
+//!
+//!     cargo run --release --example arithmetic            # 128-bit secure, N = 32768
+//!     cargo run --release --example arithmetic -- --small # toy N = 2048, insecure, instant
+//!     cargo run --release --example arithmetic -- --seed 7
+//!
+//! Exits with status 1 if any decrypted result differs from the plain computation.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use ark_bn254::Fr;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use ark_std::UniformRand;
+use bigp_he::{negacyclic_mul, poly_add};
+use helib_rs::{Context, Ctxt, PubKey, SecKey};
+
+struct Options {
+    small: bool,
+    seed: u64,
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            eprintln!("usage: arithmetic [--small] [--seed N]");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(0) => {
+            println!("\nall checks passed");
+            ExitCode::SUCCESS
+        }
+        Ok(mismatches) => {
+            println!("\n{mismatches} check(s) MISMATCHED (seed {})", options.seed);
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut options = Options {
+        small: false,
+        seed: time_seed(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--small" => options.small = true,
+            "--seed" => {
+                let value = args.next().ok_or("--seed needs a number")?;
+                options.seed = value.parse().map_err(|_| format!("bad seed {value:?}"))?;
+            }
+            "-h" | "--help" => return Err("big-plaintext BGV tour".into()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+/// A demo seed that changes from run to run; printed so any run can be repeated.
+fn time_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+fn build_context(small: bool) -> helib_rs::Result<Context> {
+    if small {
+        // N = 2048 cannot hold a 254-bit p at 128-bit security; the opt-out is explicit.
+        Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(1000)
+            .allow_insecure(true)
+            .build()
+    } else {
+        // m = 65536 (N = 32768): the HE Standard allows log2(QP) <= 881 bits at 128-bit
+        // security. 13 chain primes (~780 bits) plus one special prime fit when every prime
+        // is its own key-switching digit (Context::bn254 finds this by itself).
+        Context::builder()
+            .m(65536)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(760)
+            .ks_digits(13)
+            .build()
+    }
+}
+
+fn run(options: &Options) -> helib_rs::Result<usize> {
+    let t = Instant::now();
+    let ctx = build_context(options.small)?;
+    println!("context ({:.2?})", t.elapsed());
+    println!(
+        "  ring degree N = {}, plaintext modulus: BN254 scalar field ({} bits)",
+        ctx.ring_degree(),
+        ctx.plaintext_bits()
+    );
+    println!(
+        "  ciphertext modulus {:.0} bits ({} primes), with special primes {:.0} bits, {} key-switching digits",
+        ctx.log2_q(),
+        ctx.num_ctxt_primes(),
+        ctx.log2_qp(),
+        ctx.ks_digits()
+    );
+    let security = ctx.security_bits();
+    if security >= 128.0 {
+        println!("  security: ~{security:.0} bits (HE Standard, uniform ternary secret)");
+    } else {
+        println!("  security: ~{security:.0} bits -- INSECURE toy parameters (--small)");
+    }
+    println!("  fresh noise budget: {:.0} bits", ctx.fresh_noise_budget());
+
+    let t = Instant::now();
+    let sk = SecKey::generate(&ctx)?;
+    let pk = PubKey::generate(&sk)?;
+    println!(
+        "keys ({:.2?}): public + relinearization key {:.1} MiB",
+        t.elapsed(),
+        pk.size_bytes() as f64 / (1024.0 * 1024.0)
+    );
+
+    let n = ctx.ring_degree();
+    println!("random inputs: seed {}", options.seed);
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let k = Fr::rand(&mut rng);
+    let (x, y) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+
+    let t = Instant::now();
+    let ca = pk.encrypt_poly(&a)?;
+    let cb = pk.encrypt_poly(&b)?;
+    let cx = pk.encrypt_const(x)?;
+    let cy = pk.encrypt_const(y)?;
+    println!("encrypt 2 polynomials + 2 constants ({:.2?})", t.elapsed());
+
+    let mut checks = Checks::default();
+    println!("\nresults (each decrypted and compared with the plain computation over F_p):");
+    checks.poly(&sk, "decrypt(encrypt(a)) == a", &ca, &a, None);
+
+    let t = Instant::now();
+    let sum = (&ca + &cb)?;
+    let elapsed = t.elapsed();
+    checks.poly(&sk, "a + b", &sum, &poly_add(&a, &b), Some(elapsed));
+
+    let t = Instant::now();
+    let product = (&ca * &cb)?;
+    let elapsed = t.elapsed();
+    let plain_product = negacyclic_mul(&a, &b, n).unwrap_or_default();
+    checks.poly(
+        &sk,
+        "a * b (ct x ct)",
+        &product,
+        &plain_product,
+        Some(elapsed),
+    );
+
+    let t = Instant::now();
+    let mut scaled = ca.clone();
+    scaled.mul_const(k)?;
+    let elapsed = t.elapsed();
+    let plain_scaled: Vec<Fr> = a.iter().map(|v| *v * k).collect();
+    checks.poly(
+        &sk,
+        "a * k (constant)",
+        &scaled,
+        &plain_scaled,
+        Some(elapsed),
+    );
+
+    let t = Instant::now();
+    let xy = (&cx * &cy)?;
+    let elapsed = t.elapsed();
+    checks.constant(&sk, "x * y (constants)", &xy, x * y, Some(elapsed));
+
+    Ok(checks.mismatches)
+}
+
+/// Counts results that differ from the plain computation (a refused decryption counts too).
+#[derive(Default)]
+struct Checks {
+    mismatches: usize,
+}
+
+impl Checks {
+    fn poly(
+        &mut self,
+        sk: &SecKey,
+        what: &str,
+        ct: &Ctxt,
+        expected: &[Fr],
+        elapsed: Option<Duration>,
+    ) {
+        let outcome = sk.decrypt_poly::<Fr>(ct).map(|got| got == expected);
+        self.report(what, ct, outcome, elapsed);
+    }
+
+    fn constant(
+        &mut self,
+        sk: &SecKey,
+        what: &str,
+        ct: &Ctxt,
+        expected: Fr,
+        elapsed: Option<Duration>,
+    ) {
+        let outcome = sk.decrypt_const::<Fr>(ct).map(|got| got == expected);
+        self.report(what, ct, outcome, elapsed);
+    }
+
+    fn report(
+        &mut self,
+        what: &str,
+        ct: &Ctxt,
+        outcome: helib_rs::Result<bool>,
+        elapsed: Option<Duration>,
+    ) {
+        let status = match &outcome {
+            Ok(true) => "ok".to_string(),
+            Ok(false) => "MISMATCH".to_string(),
+            Err(e) => format!("MISMATCH (decryption failed: {e})"),
+        };
+        if !matches!(outcome, Ok(true)) {
+            self.mismatches += 1;
+        }
+        let time = elapsed.map(|d| format!("{d:.2?}")).unwrap_or_default();
+        println!(
+            "  {what:<26} {time:>10}   budget {:>4.0} bits, level {:>2}   {status}",
+            ct.noise_budget(),
+            ct.level()
+        );
+    }
+}
