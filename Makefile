@@ -1,0 +1,71 @@
+# bigp-he: BGV with a big-integer plaintext modulus (BN254) -- build entry points.
+#
+#   make arithmetic   install missing system packages, then run the arithmetic tour
+#   make run          the project's main demo (currently: arithmetic)
+#   make test         install missing system packages, then run the whole test suite
+#   make lint         clippy with warnings as errors (plus rustfmt --check when available)
+#   make bench        criterion benchmarks
+#   make deps         only install the missing system packages (Debian/Ubuntu)
+
+CARGO ?= cargo
+# CI builds exactly the committed dependency versions.
+LOCKED := $(if $(CI),--locked,)
+
+# What the C++ engine and bindgen need on Debian/Ubuntu.
+DEB_PACKAGES := build-essential g++ pkg-config libntl-dev libgmp-dev libclang-dev
+# Root needs no sudo (CI containers often have none).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps arithmetic run test lint bench clean help
+
+all: test
+
+help:
+	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@if ! command -v dpkg >/dev/null 2>&1; then \
+	    echo "deps: not a Debian-based system; install a C++17 compiler, NTL, GMP and libclang"; \
+	    echo "      yourself (set NTL_DIR / GMP_DIR for non-standard prefixes)."; \
+	else \
+	    missing=""; \
+	    for pkg in $(DEB_PACKAGES); do \
+	        dpkg -s "$$pkg" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	    done; \
+	    if [ -n "$$missing" ]; then \
+	        echo "deps: installing$$missing"; \
+	        $(SUDO) apt-get update && \
+	        $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	    else \
+	        echo "deps: system packages present ($(DEB_PACKAGES))"; \
+	    fi; \
+	fi
+	@command -v $(CARGO) >/dev/null 2>&1 || { \
+	    echo "deps: cargo not found. Install Rust (1.86 or newer) with rustup:"; \
+	    echo "      curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"; \
+	    echo "      (or: apt-get install rustup && rustup default stable), then re-run make."; \
+	    exit 1; }
+
+arithmetic: deps
+	$(CARGO) run $(LOCKED) --release --example arithmetic
+
+# The main demo; becomes the encrypted FFT once it lands.
+run: arithmetic
+
+# Release mode: the tests do real cryptography and arkworks is slow unoptimized.
+test: deps
+	$(CARGO) test $(LOCKED) --workspace --release
+
+lint: deps
+	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings
+	@if $(CARGO) fmt --version >/dev/null 2>&1; then \
+	    echo "$(CARGO) fmt --all -- --check"; $(CARGO) fmt --all -- --check; \
+	else \
+	    echo "lint: rustfmt not installed, skipping the format check"; \
+	fi
+
+bench: deps
+	$(CARGO) bench $(LOCKED)
+
+clean:
+	$(CARGO) clean
