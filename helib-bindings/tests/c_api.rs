@@ -1,0 +1,338 @@
+//! The C API contract of `helib_c.h`, exercised directly: status codes, the thread-local last
+//! error, the size-query protocol, and the engine's own argument and mismatch checks (the
+//! safe crate checks some of these before calling C, so they are only reachable from here).
+
+use std::ffi::CStr;
+use std::ptr;
+
+use helib_bindings::*;
+
+/// BN254's scalar field prime, little-endian limbs.
+const BN254_P: [u64; 4] = [
+    0x43e1f593f0000001,
+    0x2833e84879b97091,
+    0xb85045b68181585d,
+    0x30644e72e131a029,
+];
+const N: usize = 2048;
+const LIMBS: usize = 4;
+
+fn last_error() -> String {
+    // SAFETY: returns NULL or a NUL-terminated thread-local string, copied out at once.
+    unsafe {
+        let p = helib_last_error();
+        if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    }
+}
+
+#[track_caller]
+fn assert_status(status: helib_status, expected: helib_status) {
+    assert_eq!(status, expected, "last error: {:?}", last_error());
+    if expected != HELIB_OK {
+        assert!(!last_error().is_empty(), "a failure must leave a message");
+    }
+}
+
+struct Objects {
+    ctx: *mut helib_context,
+    sk: *mut helib_seckey,
+    pk: *mut helib_pubkey,
+}
+
+impl Objects {
+    fn new() -> Self {
+        let params = helib_context_params {
+            m: 2 * N as u64,
+            p_limbs: BN254_P.as_ptr(),
+            p_len: BN254_P.len(),
+            ciphertext_bits: 1000,
+            ks_digits: 3,
+            allow_insecure: 1,
+        };
+        let mut o = Objects {
+            ctx: ptr::null_mut(),
+            sk: ptr::null_mut(),
+            pk: ptr::null_mut(),
+        };
+        // SAFETY: valid params and out-pointers; handles are freed in Drop.
+        unsafe {
+            assert_status(helib_context_new(&mut o.ctx, &params), HELIB_OK);
+            assert_status(helib_seckey_new(&mut o.sk, o.ctx), HELIB_OK);
+            assert_status(helib_pubkey_new(&mut o.pk, o.sk), HELIB_OK);
+        }
+        o
+    }
+
+    fn encrypt(&self, coeffs: &[u64]) -> *mut helib_ctxt {
+        let mut c = ptr::null_mut();
+        // SAFETY: coeffs holds whole values of LIMBS limbs; c is a valid out-pointer.
+        unsafe {
+            assert_status(
+                helib_ctxt_encrypt(&mut c, self.pk, coeffs.as_ptr(), coeffs.len() / LIMBS),
+                HELIB_OK,
+            );
+        }
+        c
+    }
+}
+
+impl Drop for Objects {
+    fn drop(&mut self) {
+        // SAFETY: each handle came from its _new and is freed once.
+        unsafe {
+            helib_pubkey_free(self.pk);
+            helib_seckey_free(self.sk);
+            helib_context_free(self.ctx);
+        }
+    }
+}
+
+fn constant(v: u64) -> Vec<u64> {
+    let mut limbs = vec![0u64; LIMBS];
+    limbs[0] = v;
+    limbs
+}
+
+#[test]
+fn free_functions_accept_null() {
+    // SAFETY: documented to accept NULL.
+    unsafe {
+        helib_ctxt_free(ptr::null_mut());
+        helib_pubkey_free(ptr::null_mut());
+        helib_seckey_free(ptr::null_mut());
+        helib_context_free(ptr::null_mut());
+    }
+}
+
+#[test]
+fn null_arguments_are_invalid_and_outputs_untouched() {
+    let mut ctx: *mut helib_context = ptr::null_mut();
+    // SAFETY: NULL params is the case under test; the out-pointer is valid.
+    let status = unsafe { helib_context_new(&mut ctx, ptr::null()) };
+    assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+    assert!(ctx.is_null());
+
+    let mut info = std::mem::MaybeUninit::<helib_context_info>::uninit();
+    // SAFETY: NULL context under test.
+    let status = unsafe { helib_context_get_info(ptr::null(), info.as_mut_ptr()) };
+    assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+}
+
+#[test]
+fn last_error_is_per_thread() {
+    let mut ctx: *mut helib_context = ptr::null_mut();
+    // SAFETY: NULL params is the failure under test.
+    let status = unsafe { helib_context_new(&mut ctx, ptr::null()) };
+    assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT);
+    assert!(!last_error().is_empty());
+    let other = std::thread::spawn(last_error).join().expect("thread");
+    assert_eq!(other, "", "a thread that never failed has no message");
+}
+
+#[test]
+fn context_info_and_size_queries() {
+    let o = Objects::new();
+    let mut info = std::mem::MaybeUninit::<helib_context_info>::uninit();
+    // SAFETY: live context, valid out-pointer.
+    let info = unsafe {
+        assert_status(helib_context_get_info(o.ctx, info.as_mut_ptr()), HELIB_OK);
+        info.assume_init()
+    };
+    assert_eq!(info.m, 2 * N as u64);
+    assert_eq!(info.ring_degree, N as u64);
+    assert_eq!(info.plaintext_bits, 254);
+    assert_eq!(info.plaintext_limbs, LIMBS as u32);
+    assert_eq!(info.ks_digits, 3);
+    assert_eq!(info.slots_available, 1);
+    assert!(info.log2_q >= 1000.0 && info.log2_qp > info.log2_q);
+
+    let l = info.num_ctxt_primes as usize;
+    let mut needed = 0usize;
+    // SAFETY: size query with out = NULL, then a too-small and a right-sized buffer.
+    unsafe {
+        assert_status(
+            helib_context_primes(o.ctx, ptr::null_mut(), 0, &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(needed, l);
+        let mut small = vec![0u64; l - 1];
+        needed = 0;
+        let status = helib_context_primes(o.ctx, small.as_mut_ptr(), small.len(), &mut needed);
+        assert_status(status, HELIB_ERR_BUFFER_TOO_SMALL);
+        assert_eq!(needed, l, "a too-small buffer still reports the size");
+        let mut primes = vec![0u64; l];
+        let status = helib_context_primes(o.ctx, primes.as_mut_ptr(), l, &mut needed);
+        assert_status(status, HELIB_OK);
+        assert!(primes
+            .iter()
+            .all(|&q| q % (2 * N as u64) == 1 && q > 1 << 40));
+
+        assert_status(
+            helib_seckey_coefficients(o.sk, ptr::null_mut(), 0, &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(needed, N);
+        let mut size = 0u64;
+        assert_status(helib_pubkey_size_bytes(o.pk, &mut size), HELIB_OK);
+        assert!(size > 0);
+    }
+}
+
+#[test]
+fn encryption_rejects_malformed_plaintexts() {
+    let o = Objects::new();
+    let mut c: *mut helib_ctxt = ptr::null_mut();
+    // SAFETY: every buffer is valid for the length passed; the values are what is under test.
+    unsafe {
+        // A coefficient equal to p is not reduced.
+        let status = helib_ctxt_encrypt(&mut c, o.pk, BN254_P.as_ptr(), 1);
+        assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        assert!(c.is_null(), "no handle on failure");
+        // More than N coefficients.
+        let too_many = vec![0u64; (N + 1) * LIMBS];
+        let status = helib_ctxt_encrypt(&mut c, o.pk, too_many.as_ptr(), N + 1);
+        assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        assert!(c.is_null());
+    }
+
+    let ct = o.encrypt(&constant(3));
+    // SAFETY: as above.
+    unsafe {
+        // Constants: 1..=LIMBS limbs, below p.
+        assert_status(
+            helib_ctxt_add_const(ct, constant(1).as_ptr(), 0),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        let five = [0u64; LIMBS + 1];
+        assert_status(
+            helib_ctxt_mul_const(ct, five.as_ptr(), five.len()),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert_status(
+            helib_ctxt_mul_const(ct, BN254_P.as_ptr(), LIMBS),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        // A short constant (one limb) is fine.
+        assert_status(helib_ctxt_mul_const(ct, [7u64].as_ptr(), 1), HELIB_OK);
+        helib_ctxt_free(ct);
+    }
+}
+
+#[test]
+fn decryption_size_query_and_result() {
+    let o = Objects::new();
+    let ct = o.encrypt(&[constant(11), constant(12)].concat());
+    let mut needed = 0usize;
+    // SAFETY: live handles; buffers valid for their lengths.
+    unsafe {
+        assert_status(
+            helib_ctxt_decrypt(o.sk, ct, ptr::null_mut(), 0, &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(needed, N * LIMBS);
+        let mut small = vec![0u64; N * LIMBS - 1];
+        let status = helib_ctxt_decrypt(o.sk, ct, small.as_mut_ptr(), small.len(), &mut needed);
+        assert_status(status, HELIB_ERR_BUFFER_TOO_SMALL);
+        let mut out = vec![0u64; N * LIMBS];
+        assert_status(
+            helib_ctxt_decrypt(o.sk, ct, out.as_mut_ptr(), out.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(
+            &out[..2 * LIMBS],
+            &[constant(11), constant(12)].concat()[..]
+        );
+        assert!(out[2 * LIMBS..].iter().all(|&l| l == 0));
+
+        let mut info = std::mem::MaybeUninit::<helib_ctxt_info>::uninit();
+        assert_status(helib_ctxt_get_info(ct, info.as_mut_ptr()), HELIB_OK);
+        let info = info.assume_init();
+        assert_eq!(info.parts, 2);
+        assert!(info.noise_budget > 0.0 && info.level >= 1);
+        helib_ctxt_free(ct);
+    }
+}
+
+#[test]
+fn the_engine_refuses_mixed_contexts_and_keys() {
+    let a = Objects::new();
+    let b = Objects::new();
+    let ca = a.encrypt(&constant(1));
+    let cb = b.encrypt(&constant(2));
+    // SAFETY: live handles of two different contexts: the mismatch is under test.
+    unsafe {
+        assert_status(helib_ctxt_add(ca, cb), HELIB_ERR_MISMATCH);
+        assert_status(helib_ctxt_sub(ca, cb), HELIB_ERR_MISMATCH);
+        assert_status(helib_ctxt_mul(ca, cb, a.pk), HELIB_ERR_MISMATCH);
+        assert_status(helib_ctxt_square(ca, b.pk), HELIB_ERR_MISMATCH);
+        let mut out = vec![0u64; N * LIMBS];
+        let mut needed = 0usize;
+        let status = helib_ctxt_decrypt(b.sk, ca, out.as_mut_ptr(), out.len(), &mut needed);
+        assert_status(status, HELIB_ERR_MISMATCH);
+        let mut noise = 0.0;
+        assert_status(
+            helib_ctxt_measure_noise(b.sk, ca, &mut noise),
+            HELIB_ERR_MISMATCH,
+        );
+
+        // A second key pair in the same context.
+        let mut sk2 = ptr::null_mut();
+        let mut pk2 = ptr::null_mut();
+        assert_status(helib_seckey_new(&mut sk2, a.ctx), HELIB_OK);
+        assert_status(helib_pubkey_new(&mut pk2, sk2), HELIB_OK);
+        let mut c2 = ptr::null_mut();
+        let one = constant(1);
+        assert_status(helib_ctxt_encrypt(&mut c2, pk2, one.as_ptr(), 1), HELIB_OK);
+        assert_status(helib_ctxt_add(ca, c2), HELIB_ERR_MISMATCH);
+        assert_status(helib_ctxt_mul(ca, c2, a.pk), HELIB_ERR_MISMATCH);
+        assert_status(helib_ctxt_square(ca, pk2), HELIB_ERR_MISMATCH);
+        let status = helib_ctxt_decrypt(sk2, ca, out.as_mut_ptr(), out.len(), &mut needed);
+        assert_status(status, HELIB_ERR_MISMATCH);
+
+        // After all the refusals `ca` still decrypts to 1.
+        assert_status(
+            helib_ctxt_decrypt(a.sk, ca, out.as_mut_ptr(), out.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(&out[..LIMBS], &constant(1)[..]);
+
+        helib_ctxt_free(c2);
+        helib_pubkey_free(pk2);
+        helib_seckey_free(sk2);
+        helib_ctxt_free(ca);
+        helib_ctxt_free(cb);
+    }
+}
+
+#[test]
+fn clone_is_deep() {
+    let o = Objects::new();
+    let ct = o.encrypt(&constant(5));
+    let mut copy = ptr::null_mut();
+    let mut out = vec![0u64; N * LIMBS];
+    let mut needed = 0usize;
+    // SAFETY: live handles; buffers valid for their lengths.
+    unsafe {
+        assert_status(helib_ctxt_clone(&mut copy, ct), HELIB_OK);
+        assert_status(
+            helib_ctxt_add_const(copy, constant(1).as_ptr(), LIMBS),
+            HELIB_OK,
+        );
+        assert_status(
+            helib_ctxt_decrypt(o.sk, ct, out.as_mut_ptr(), out.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(out[0], 5, "the original is unaffected");
+        assert_status(
+            helib_ctxt_decrypt(o.sk, copy, out.as_mut_ptr(), out.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(out[0], 6);
+        helib_ctxt_free(copy);
+        helib_ctxt_free(ct);
+    }
+}
