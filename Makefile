@@ -3,7 +3,7 @@
 #   make arithmetic   install missing system packages, then run the arithmetic tour
 #   make run          the project's main demo (currently: arithmetic)
 #   make test         install missing system packages, then run the whole test suite
-#   make lint         clippy with warnings as errors (plus rustfmt --check when available)
+#   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
 #   make bench        criterion benchmarks
 #   make deps         only install the missing system packages (Debian/Ubuntu)
 
@@ -58,6 +58,7 @@ test: deps
 
 lint: deps
 	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(LOCKED) --workspace --no-deps
 	@if $(CARGO) fmt --version >/dev/null 2>&1; then \
 	    echo "$(CARGO) fmt --all -- --check"; $(CARGO) fmt --all -- --check; \
 	else \
