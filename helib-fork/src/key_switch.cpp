@@ -43,16 +43,18 @@ void lift_digit(const Context& ctx, const RnsPoly& c_ntt, const RnsPoly& c_coeff
             continue;
         }
         const Barrett& br = ctx.ntt(pi).barrett();
-        std::fill(out, out + n, 0);
-        // Accumulate digit by digit in 128 bits (s terms < 2^122 each), reduce once.
-        std::vector<u128> acc(n, 0);
-        for (size_t a = 0; a < s; ++a) {
-            const u64 w = punct_mod[a * ext.size() + r], cr = corr[a * ext.size() + r], h = half[a];
-            const u64* t = tmp.row(a);
-            for (size_t k = 0; k < n; ++k)
-                acc[k] += static_cast<u128>(t[k]) * w + (t[k] > h ? cr : 0);
+        const u64* w = punct_mod.data() + r;  // stride ext.size()
+        const u64* cr = corr.data() + r;
+        const size_t stride = ext.size();
+        for (size_t k = 0; k < n; ++k) {
+            // s terms < 2^122 each: the 128-bit sum cannot overflow.
+            u128 acc = 0;
+            for (size_t a = 0; a < s; ++a) {
+                const u64 t = tmp.row(a)[k];
+                acc += static_cast<u128>(t) * w[a * stride] + (t > half[a] ? cr[a * stride] : 0);
+            }
+            out[k] = br.reduce(acc);
         }
-        for (size_t k = 0; k < n; ++k) out[k] = br.reduce(acc[k]);
         ctx.ntt(pi).forward(out);
     }
 }
@@ -71,20 +73,24 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
         for (size_t x = 0; x < n; ++x) row[x] = mul_shoup(row[x], w, wp, pk);
     }
     out = RnsPoly(level, n);
-    std::vector<u128> sum(n);
-    std::vector<u64> x_row(n);
+    std::vector<u64> x_row(n), half(K), w(K), corr(K);
     for (size_t i = 0; i < level; ++i) {
         const u64 q = ctx.prime(i);
         const Barrett& br = ctx.ntt(i).barrett();
-        std::fill(sum.begin(), sum.end(), 0);
         for (size_t k = 0; k < K; ++k) {
-            const u64 pk = ctx.prime(ctx.special_index(k)), h = pk / 2;
-            const u64 w = ctx.p_over_pk_mod_q(k, i);
-            const u64 corr = mul_mod(q - pk % q, w, q);  // z > p_k/2 stands for z - p_k
-            const u64* z = acc.row(level + k);
-            for (size_t x = 0; x < n; ++x) sum[x] += static_cast<u128>(z[x]) * w + (z[x] > h ? corr : 0);
+            const u64 pk = ctx.prime(ctx.special_index(k));
+            half[k] = pk / 2;
+            w[k] = ctx.p_over_pk_mod_q(k, i);
+            corr[k] = mul_mod(q - pk % q, w[k], q);  // z > p_k/2 stands for z - p_k
         }
-        for (size_t x = 0; x < n; ++x) x_row[x] = br.reduce(sum[x]);
+        for (size_t x = 0; x < n; ++x) {
+            u128 sum = 0;
+            for (size_t k = 0; k < K; ++k) {
+                const u64 z = acc.row(level + k)[x];
+                sum += static_cast<u128>(z) * w[k] + (z > half[k] ? corr[k] : 0);
+            }
+            x_row[x] = br.reduce(sum);
+        }
         ctx.ntt(i).forward(x_row.data());
         const u64 pinv = ctx.p_inv_mod_q(i), pinv_s = shoup_precompute(pinv, q);
         const u64 tp = ctx.t_p_inv_mod_q(i), tp_s = shoup_precompute(tp, q);
