@@ -42,9 +42,10 @@ fn main() {
     let ntl = find_ntl();
     let gmp = find_gmp();
 
+    // Bindings first: a missing libclang is reported in seconds, not after the C++ build.
+    generate_bindings(&header);
     compile_engine(&fork_src, &fork_include, &ntl, &gmp);
     link_system_libs(&ntl, &gmp);
-    generate_bindings(&header);
 }
 
 /// Compiles every `*.cpp` in helib-fork/src (a glob, so new engine files need no edit here).
