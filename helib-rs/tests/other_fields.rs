@@ -1,8 +1,11 @@
 //! The plaintext modulus is any odd prime, not just BN254's: a one-limb field (Goldilocks,
 //! 64 bits) and a six-limb field (BLS12-381's 381-bit base field) through the same API.
 
+// arkworks' MontConfig derive emits `cfg(feature = "asm")`, a feature this crate does not have.
+#![allow(unexpected_cfgs)]
+
 use ark_ff::fields::{Fp384, Fp64, MontBackend, MontConfig};
-use ark_ff::{One, PrimeField, Zero};
+use ark_ff::{PrimeField, Zero};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use helib_rs::{Context, Error, PubKey, SecKey};
