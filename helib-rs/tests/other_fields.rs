@@ -5,9 +5,8 @@
 #![allow(unexpected_cfgs)]
 
 use ark_ff::fields::{Fp384, Fp64, MontBackend, MontConfig};
-use ark_ff::{PrimeField, Zero};
+use ark_ff::PrimeField;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use ark_std::UniformRand;
 use helib_rs::{Context, Error, PubKey, SecKey};
 
 #[derive(MontConfig)]
