@@ -12,16 +12,16 @@ use helib_rs::{Context, Error, PubKey, SecKey};
 #[derive(MontConfig)]
 #[modulus = "18446744069414584321"]
 #[generator = "7"]
-pub struct GoldilocksConfig;
+struct GoldilocksConfig;
 /// p = 2^64 - 2^32 + 1: one limb with the top bit set.
-pub type Goldilocks = Fp64<MontBackend<GoldilocksConfig, 1>>;
+type Goldilocks = Fp64<MontBackend<GoldilocksConfig, 1>>;
 
 #[derive(MontConfig)]
 #[modulus = "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787"]
 #[generator = "2"]
-pub struct Bls381BaseConfig;
+struct Bls381BaseConfig;
 /// BLS12-381's base field: 381 bits, six limbs.
-pub type Bls381Base = Fp384<MontBackend<Bls381BaseConfig, 6>>;
+type Bls381Base = Fp384<MontBackend<Bls381BaseConfig, 6>>;
 
 fn negacyclic<F: PrimeField>(a: &[F], b: &[F], n: usize) -> Vec<F> {
     let mut out = vec![F::zero(); n];
