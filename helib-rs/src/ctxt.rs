@@ -223,7 +223,7 @@ impl fmt::Debug for Ctxt {
 
 impl PubKey {
     /// Encrypts the polynomial `sum_i coeffs[i] X^i` (at most `N` coefficients; missing ones
-    /// are zero). Fresh randomness on every call.
+    /// are zero, so an empty slice encrypts zero). Fresh randomness on every call.
     ///
     /// `F`'s modulus must be the context's plaintext modulus, else [`Error::FieldMismatch`].
     pub fn encrypt_poly<F: PrimeField>(&self, coeffs: &[F]) -> Result<Ctxt> {

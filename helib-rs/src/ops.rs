@@ -79,7 +79,7 @@ impl Ctxt {
     }
 
     /// In place: adds the plaintext polynomial `sum_i coeffs[i] X^i` (at most `N`
-    /// coefficients).
+    /// coefficients; missing ones are zero).
     pub fn add_poly<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<()> {
         let limbs = encode_poly(self.context(), coeffs)?;
         let num_coeffs = limbs.len() / self.context().plaintext_limbs();
@@ -89,8 +89,8 @@ impl Ctxt {
     }
 
     /// In place: multiplies by the plaintext polynomial `sum_i coeffs[i] X^i` modulo
-    /// `X^N + 1` (costs about `log2(p) + log2(N)` bits of noise budget for random
-    /// coefficients).
+    /// `X^N + 1`; missing coefficients are zero (an empty slice multiplies by zero). Costs
+    /// about `log2(p) + log2(N)` bits of noise budget for random coefficients.
     pub fn mul_poly<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<()> {
         let limbs = encode_poly(self.context(), coeffs)?;
         let num_coeffs = limbs.len() / self.context().plaintext_limbs();
