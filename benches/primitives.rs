@@ -1,7 +1,10 @@
-//! Timings of the primitive operations at 128-bit secure BN254 parameters (N = 32768,
-//! 13 x 60-bit chain primes, one special prime, 13 key-switching digits).
+//! Timings of the primitive operations at 128-bit secure BN254 parameters, single thread:
+//! N = 32768 with a 550-bit ciphertext modulus (one plaintext-multiplication level), and
+//! N = 65536 with an 850-bit modulus (the size the reference prototype used), both with
+//! 3 key-switching digits.
 //!
 //!     cargo bench --bench primitives
+//!     BENCH_RINGS=65536 cargo bench --bench primitives     # one ring degree only
 //!
 //! Each operation runs on a fresh copy of its input ciphertext, outside the timed region.
 
@@ -14,30 +17,54 @@ use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use helib_rs::{Context, PubKey, SecKey};
 
-fn secure_context() -> Context {
-    match Context::builder()
-        .m(65536)
+/// (ring degree, ciphertext-modulus bits) pairs to measure.
+const CONFIGS: [(u64, u32); 2] = [(32768, 550), (65536, 850)];
+
+fn builder(ring_degree: u64, bits: u32) -> helib_rs::ContextBuilder {
+    Context::builder()
+        .ring_degree(ring_degree)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(760)
-        .ks_digits(13)
-        .build()
-    {
+        .ciphertext_bits(bits)
+        .ks_digits(3)
+}
+
+fn secure_context(ring_degree: u64, bits: u32) -> Context {
+    match builder(ring_degree, bits).build() {
         Ok(ctx) => ctx,
         Err(e) => panic!("benchmark context: {e}"),
     }
 }
 
+fn selected(ring_degree: u64) -> bool {
+    match std::env::var("BENCH_RINGS") {
+        Ok(list) => list.split(',').any(|s| s.trim() == ring_degree.to_string()),
+        Err(_) => true,
+    }
+}
+
 fn primitives(c: &mut Criterion) {
-    let ctx = secure_context();
+    for (ring_degree, bits) in CONFIGS {
+        if selected(ring_degree) {
+            primitives_at(c, ring_degree, bits);
+        }
+    }
+}
+
+fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
+    let ctx = secure_context(ring_degree, bits);
     let n = ctx.ring_degree();
     let mut rng = StdRng::seed_from_u64(1);
     let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let k = Fr::rand(&mut rng);
 
-    let mut group = c.benchmark_group(format!("bn254_n{n}"));
+    let mut group = c.benchmark_group(format!("bn254_n{n}_q{bits}"));
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
+
+    group.bench_function("context_build", |bench| {
+        bench.iter(|| builder(ring_degree, bits).build().map(black_box))
+    });
 
     group.bench_function("keygen_secret", |bench| {
         bench.iter(|| SecKey::generate(&ctx).map(black_box))

@@ -29,18 +29,18 @@ namespace {
 double log2_zz(const NTL::ZZ& x) { return NTL::log(x) / std::log(2.0); }
 
 constexpr u64 kMaxM = u64(1) << 20;
-constexpr unsigned kChainPrimeBits = 60;    // below 2^60
-constexpr unsigned kSpecialPrimeBits = 61;  // below 2^61: P exceeds every digit
+constexpr unsigned kMaxPrimeBits = 60;  // lazy 128-bit sums in key switching rely on this
+constexpr unsigned kMinPrimeBits = 30;
 
-// Next prime below `*cursor` of the form k * 2n + 1 (cursor moves past it).
-u64 next_ntt_prime(u64* cursor, u64 two_n, const NTL::ZZ& p) {
-    for (u64 c = *cursor; c > two_n; c -= two_n) {
-        if (NTL::ProbPrime(static_cast<long>(c), 20) && NTL::ZZ(c) != p) {
-            *cursor = c - two_n;
-            return c;
-        }
+// Largest prime below 2^bits of the form k * 2n + 1 that is not p and not already used.
+u64 ntt_prime_below(unsigned bits, u64 two_n, const NTL::ZZ& p, const std::vector<u64>& used) {
+    const u64 top = u64(1) << bits;
+    for (u64 c = ((top - 1) / two_n) * two_n + 1; c > two_n && c > (top >> 1); c -= two_n) {
+        if (std::find(used.begin(), used.end(), c) != used.end()) continue;
+        if (NTL::ProbPrime(static_cast<long>(c), 20) && NTL::ZZ(c) != p) return c;
     }
-    throw InvalidArgument("ran out of NTT-friendly primes for this ring degree");
+    throw InvalidArgument("ran out of " + std::to_string(bits) +
+                          "-bit NTT-friendly primes for this ring degree");
 }
 
 }  // namespace
@@ -93,33 +93,34 @@ Context::Context(const ContextParams& params)
 
 void Context::choose_primes(unsigned ciphertext_bits) {
     const u64 two_n = 2 * static_cast<u64>(n_);
-    // Chain primes: enough ~60-bit primes for the requested modulus size.
-    u64 cursor = ((u64(1) << kChainPrimeBits) / two_n) * two_n + 1;
-    if (cursor >= (u64(1) << kChainPrimeBits)) cursor -= two_n;
-    double bits = 0;
-    std::vector<u64> chain;
-    while (bits < static_cast<double>(ciphertext_bits)) {
-        chain.push_back(next_ntt_prime(&cursor, two_n, p_));
-        bits += std::log2(static_cast<double>(chain.back()));
-    }
-    num_chain_ = chain.size();
+    // Chain: L primes of one bit size, just enough for the requested modulus (all chain primes
+    // share a size so that q_top / 2 < q_i holds in modulus switching).
+    num_chain_ = (ciphertext_bits + kMaxPrimeBits - 1) / kMaxPrimeBits;
+    const unsigned chain_bits =
+        std::max(kMinPrimeBits, static_cast<unsigned>((ciphertext_bits + num_chain_ - 1) / num_chain_));
+    for (size_t i = 0; i < num_chain_; ++i) primes_.push_back(ntt_prime_below(chain_bits, two_n, p_, primes_));
 
     // Digits: dnum contiguous groups of chain primes, sizes differing by at most one.
     const size_t dnum = std::min(requested_digits_, num_chain_);
     size_t begin = 0;
+    double max_digit_bits = 0;
     for (size_t j = 0; j < dnum; ++j) {
         const size_t size = num_chain_ / dnum + (j < num_chain_ % dnum ? 1 : 0);
         digit_begin_.push_back(begin);
         digit_end_.push_back(begin + size);
+        double bits = 0;
+        for (size_t i = begin; i < begin + size; ++i) bits += std::log2(static_cast<double>(primes_[i]));
+        max_digit_bits = std::max(max_digit_bits, bits);
         begin += size;
     }
-    num_special_ = (num_chain_ + dnum - 1) / dnum;
 
-    // Special primes: slightly larger (61-bit) so that P exceeds every digit's product.
-    u64 scursor = ((u64(1) << kSpecialPrimeBits) / two_n) * two_n + 1;
-    if (scursor >= (u64(1) << kSpecialPrimeBits)) scursor -= two_n;
-    primes_ = chain;
-    for (size_t k = 0; k < num_special_; ++k) primes_.push_back(next_ntt_prime(&scursor, two_n, p_));
+    // Special primes: the fewest primes whose product P just exceeds the largest digit, so that
+    // key switching adds little noise without spending modulus bits (security is judged on QP).
+    num_special_ = static_cast<size_t>(std::ceil((max_digit_bits + 1) / kMaxPrimeBits));
+    const unsigned special_bits = std::min(
+        kMaxPrimeBits, static_cast<unsigned>(std::ceil(max_digit_bits / double(num_special_))) + 1);
+    for (size_t k = 0; k < num_special_; ++k)
+        primes_.push_back(ntt_prime_below(special_bits, two_n, p_, primes_));
 
     ntt_.reserve(primes_.size());
     for (u64 q : primes_) ntt_.emplace_back(q, n_);

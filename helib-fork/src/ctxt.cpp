@@ -369,7 +369,7 @@ void Ctxt::mod_switch_down() {
             const u64 qinv = inv_mod(q % qi, qi), qinv_s = shoup_precompute(qinv, qi);
             const u64 tq = mul_mod(ctx.t_mod(i), qinv, qi), tq_s = shoup_precompute(tq, qi);
             for (size_t k = 0; k < n; ++k) {
-                // centered y mod q_i; |y| <= q/2 < q_i for all our primes
+                // centered y mod q_i (chain primes share one bit size, so |y| <= q/2 < q_i)
                 const u64 v = y[k];
                 y_i[k] = v > q / 2 ? qi - (q - v) : v;
             }

@@ -3,61 +3,75 @@
 namespace helib {
 namespace {
 
-// Lifts one digit (chain primes [b, e) of c) to every prime of the extended basis, NTT form.
-// Fast basis extension with centered digits: x = sum_a [c_a (Q_S/q_a)^-1]_{q_a} (Q_S/q_a), where
-// each bracket is read in (-q_a/2, q_a/2]. The centering is folded into a precomputed
-// correction term so the inner loop is branch-free.
-void lift_digit(const Context& ctx, const RnsPoly& c_ntt, const RnsPoly& c_coeff, size_t b, size_t e,
-                const Basis& ext, u64* digit, RnsPoly& tmp) {
-    const size_t n = ctx.n(), s = e - b;
-    std::vector<u64> punct_inv(s), half(s);
-    std::vector<u64> punct_mod(s * ext.size()), corr(s * ext.size());
-    for (size_t a = 0; a < s; ++a) {
-        const u64 qa = ctx.prime(b + a);
-        u64 prod = 1;
-        for (size_t a2 = 0; a2 < s; ++a2)
-            if (a2 != a) prod = mul_mod(prod, ctx.prime(b + a2) % qa, qa);
-        punct_inv[a] = inv_mod(prod, qa);
-        half[a] = qa / 2;
-        for (size_t r = 0; r < ext.size(); ++r) {
-            const u64 qr = ctx.prime(ext[r]);
-            u64 pr = 1;
+// All ones if x > h, else 0. The comparison is data-dependent and unpredictable (uniform
+// residues), so it must not become a branch.
+inline u64 mask_if_greater(u64 x, u64 h) { return 0 - static_cast<u64>(x > h); }
+
+// Fast basis extension of one digit (chain primes [b, e)) to other primes, with the digit's
+// residues read centered in (-q_a/2, q_a/2]: x = sum_a [c_a (Q_S/q_a)^-1]_{q_a} (Q_S/q_a).
+// The centering is folded into a precomputed correction so the inner loop is branch-free.
+struct DigitLift {
+    size_t b = 0, e = 0;
+    std::vector<u64> half;       // q_a / 2
+    std::vector<u64> punct_mod;  // (Q_S/q_a) mod target, [a * targets + r]
+    std::vector<u64> corr;       // -q_a (Q_S/q_a) mod target, added for negative digits
+    size_t targets = 0;
+
+    DigitLift(const Context& ctx, size_t b_, size_t e_, const Basis& ext) : b(b_), e(e_), targets(ext.size()) {
+        const size_t s = e - b;
+        half.resize(s);
+        punct_mod.resize(s * targets);
+        corr.resize(s * targets);
+        for (size_t a = 0; a < s; ++a) {
+            const u64 qa = ctx.prime(b + a);
+            half[a] = qa / 2;
+            for (size_t r = 0; r < targets; ++r) {
+                const u64 qr = ctx.prime(ext[r]);
+                u64 pr = 1;
+                for (size_t a2 = 0; a2 < s; ++a2)
+                    if (a2 != a) pr = mul_mod(pr, ctx.prime(b + a2) % qr, qr);
+                punct_mod[a * targets + r] = pr;
+                corr[a * targets + r] = mul_mod(qr - qa % qr, pr, qr);
+            }
+        }
+    }
+
+    // Scales the digit's coefficient rows in place by (Q_S/q_a)^-1 mod q_a.
+    void prepare(const Context& ctx, RnsPoly& c_coeff) const {
+        const size_t s = e - b;
+        for (size_t a = 0; a < s; ++a) {
+            const u64 qa = ctx.prime(b + a);
+            u64 prod = 1;
             for (size_t a2 = 0; a2 < s; ++a2)
-                if (a2 != a) pr = mul_mod(pr, ctx.prime(b + a2) % qr, qr);
-            punct_mod[a * ext.size() + r] = pr;
-            // -q_a * punct mod q_r, added when the digit is negative.
-            corr[a * ext.size() + r] = mul_mod(qr - qa % qr, pr, qr);
+                if (a2 != a) prod = mul_mod(prod, ctx.prime(b + a2) % qa, qa);
+            const u64 w = inv_mod(prod, qa), wp = shoup_precompute(w, qa);
+            u64* row = c_coeff.row(b + a);
+            for (size_t k = 0; k < ctx.n(); ++k) row[k] = mul_shoup(row[k], w, wp, qa);
         }
     }
-    for (size_t a = 0; a < s; ++a) {
-        const u64 qa = ctx.prime(b + a), w = punct_inv[a], wp = shoup_precompute(w, qa);
-        const u64* src = c_coeff.row(b + a);
-        u64* dst = tmp.row(a);
-        for (size_t k = 0; k < n; ++k) dst[k] = mul_shoup(src[k], w, wp, qa);
-    }
-    for (size_t r = 0; r < ext.size(); ++r) {
-        const size_t pi = ext[r];
-        u64* out = digit + r * n;
-        if (pi >= b && pi < e) {
-            std::copy(c_ntt.row(pi), c_ntt.row(pi) + n, out);
-            continue;
+
+    // The digit modulo target prime ext[r], coefficient form, into out.
+    void extend(const Context& ctx, const RnsPoly& scaled, size_t r, size_t prime_index, u64* out) const {
+        const size_t s = e - b, n = ctx.n();
+        const Barrett& br = ctx.ntt(prime_index).barrett();
+        const u64* rows[64];
+        u64 w[64], cr[64];
+        for (size_t a = 0; a < s; ++a) {
+            rows[a] = scaled.row(b + a);
+            w[a] = punct_mod[a * targets + r];
+            cr[a] = corr[a * targets + r];
         }
-        const Barrett& br = ctx.ntt(pi).barrett();
-        const u64* w = punct_mod.data() + r;  // stride ext.size()
-        const u64* cr = corr.data() + r;
-        const size_t stride = ext.size();
         for (size_t k = 0; k < n; ++k) {
             // s terms < 2^122 each: the 128-bit sum cannot overflow.
             u128 acc = 0;
             for (size_t a = 0; a < s; ++a) {
-                const u64 t = tmp.row(a)[k];
-                acc += static_cast<u128>(t) * w[a * stride] + (t > half[a] ? cr[a * stride] : 0);
+                const u64 t = rows[a][k];
+                acc += static_cast<u128>(t) * w[a] + (cr[a] & mask_if_greater(t, half[a]));
             }
             out[k] = br.reduce(acc);
         }
-        ctx.ntt(pi).forward(out);
     }
-}
+};
 
 }  // namespace
 
@@ -87,7 +101,7 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
             u128 sum = 0;
             for (size_t k = 0; k < K; ++k) {
                 const u64 z = acc.row(level + k)[x];
-                sum += static_cast<u128>(z) * w[k] + (z > half[k] ? corr[k] : 0);
+                sum += static_cast<u128>(z) * w[k] + (corr[k] & mask_if_greater(z, half[k]));
             }
             x_row[x] = br.reduce(sum);
         }
@@ -106,39 +120,51 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     const size_t n = ctx.n();
     const Basis chain = chain_basis(ctx, level);
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly c_coeff = c;
-    c_coeff.truncate(level);
-    ntt_inverse(ctx, chain, c_coeff);
+    RnsPoly scaled = c;
+    scaled.truncate(level);
+    ntt_inverse(ctx, chain, scaled);
 
-    // Lift every non-empty digit first, then one lazy inner product per output row.
-    std::vector<size_t> digits;
-    size_t max_digit = 0;
+    std::vector<DigitLift> lifts;
+    std::vector<size_t> digit_of;
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
-        if (ctx.digit_begin(j) < std::min(ctx.digit_end(j), level)) digits.push_back(j);
-        max_digit = std::max(max_digit, ctx.digit_end(j) - ctx.digit_begin(j));
+        const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
+        if (b >= e) continue;
+        lifts.emplace_back(ctx, b, e, ext);
+        lifts.back().prepare(ctx, scaled);
+        digit_of.push_back(j);
     }
-    RnsPoly tmp(max_digit, n);
-    std::vector<u64> lifted(digits.size() * ext.size() * n);
-    for (size_t d = 0; d < digits.size(); ++d) {
-        const size_t j = digits[d];
-        lift_digit(ctx, c, c_coeff, ctx.digit_begin(j), std::min(ctx.digit_end(j), level), ext,
-                   lifted.data() + d * ext.size() * n, tmp);
-    }
+
+    // Row by row over the extended basis: lift each digit to this prime, NTT, and accumulate
+    // its products with the key in 128 bits (dnum products < 2^122 each); one reduction per
+    // element. The working set stays a few rows instead of every lifted digit.
     RnsPoly acc0(ext.size(), n), acc1(ext.size(), n);
+    std::vector<u64> lifted(n);
+    std::vector<u128> sum0(n), sum1(n);
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
+        std::fill(sum0.begin(), sum0.end(), 0);
+        std::fill(sum1.begin(), sum1.end(), 0);
+        for (size_t d = 0; d < lifts.size(); ++d) {
+            const u64* x;
+            if (pi >= lifts[d].b && pi < lifts[d].e) {
+                x = c.row(pi);  // the digit's own primes: c's residue as it is
+            } else {
+                lifts[d].extend(ctx, scaled, r, pi, lifted.data());
+                ctx.ntt(pi).forward(lifted.data());
+                x = lifted.data();
+            }
+            const u64* kb = key.b[digit_of[d]].row(pi);
+            const u64* ka = key.a[digit_of[d]].row(pi);
+            for (size_t k = 0; k < n; ++k) {
+                sum0[k] += static_cast<u128>(x[k]) * kb[k];
+                sum1[k] += static_cast<u128>(x[k]) * ka[k];
+            }
+        }
         const Barrett& br = ctx.ntt(pi).barrett();
         u64 *o0 = acc0.row(r), *o1 = acc1.row(r);
         for (size_t k = 0; k < n; ++k) {
-            // dnum products < 2^122 each: no overflow for any practical digit count.
-            u128 s0 = 0, s1 = 0;
-            for (size_t d = 0; d < digits.size(); ++d) {
-                const u64 x = lifted[(d * ext.size() + r) * n + k];
-                s0 += static_cast<u128>(x) * key.b[digits[d]].row(pi)[k];
-                s1 += static_cast<u128>(x) * key.a[digits[d]].row(pi)[k];
-            }
-            o0[k] = br.reduce(s0);
-            o1[k] = br.reduce(s1);
+            o0[k] = br.reduce(sum0[k]);
+            o1[k] = br.reduce(sum1[k]);
         }
     }
     mod_down(ctx, acc0, level, out0);

@@ -60,24 +60,77 @@ u64 NttTable::eval_exponent(size_t i) const {
     return (2 * static_cast<u64>(bit_reverse(i, log_n_)) + 1) % (2 * static_cast<u64>(n_));
 }
 
-void NttTable::forward(u64* a) const {
-    const u64 q = q_, two_q = 2 * q_;
-    size_t t = n_;
-    for (size_t m = 1; m < n_; m <<= 1) {
-        t >>= 1;
-        for (size_t i = 0; i < m; ++i) {
-            const u64 w = root_pow_[m + i], wp = root_pow_shoup_[m + i];
-            u64* x = a + 2 * i * t;
-            u64* y = x + t;
-            for (size_t j = 0; j < t; ++j) {
-                u64 u = x[j];
-                if (u >= two_q) u -= two_q;
-                const u64 v = mul_shoup_lazy(y[j], w, wp, q);
-                x[j] = u + v;
-                y[j] = u - v + two_q;
+namespace {
+
+// Blocks of at most this many words (32 KiB) finish all their remaining stages while they sit
+// in L1; larger blocks split depth-first. The arithmetic is the breadth-first transform's,
+// only the order of independent butterflies changes.
+constexpr size_t kCacheBlock = 4096;
+
+// Cooley-Tukey butterflies on one block of 2t words with twiddle w (Harvey, values in [0, 4q)).
+inline void ct_butterflies(u64* x, size_t t, u64 w, u64 wp, u64 q) {
+    const u64 two_q = 2 * q;
+    u64* y = x + t;
+    for (size_t j = 0; j < t; ++j) {
+        u64 u = x[j];
+        if (u >= two_q) u -= two_q;
+        const u64 v = mul_shoup_lazy(y[j], w, wp, q);
+        x[j] = u + v;
+        y[j] = u - v + two_q;
+    }
+}
+
+// Gentleman-Sande butterflies on one block of 2t words with twiddle w (values in [0, 2q)).
+inline void gs_butterflies(u64* x, size_t t, u64 w, u64 wp, u64 q) {
+    const u64 two_q = 2 * q;
+    u64* y = x + t;
+    for (size_t j = 0; j < t; ++j) {
+        const u64 u = x[j], v = y[j];
+        u64 s = u + v;
+        if (s >= two_q) s -= two_q;
+        x[j] = s;
+        y[j] = mul_shoup_lazy(u - v + two_q, w, wp, q);
+    }
+}
+
+}  // namespace
+
+// Block i of the stage with m blocks of 2t words each (twiddle index m + i).
+void NttTable::forward_block(u64* a, size_t m, size_t i, size_t t) const {
+    if (2 * t <= kCacheBlock) {
+        for (size_t mm = m, tt = t; tt >= 1; mm <<= 1, tt >>= 1) {
+            const size_t sub = mm / m;
+            for (size_t ii = 0; ii < sub; ++ii) {
+                const size_t w = mm + i * sub + ii;
+                ct_butterflies(a + 2 * ii * tt, tt, root_pow_[w], root_pow_shoup_[w], q_);
             }
         }
+        return;
     }
+    ct_butterflies(a, t, root_pow_[m + i], root_pow_shoup_[m + i], q_);
+    forward_block(a, 2 * m, 2 * i, t / 2);
+    forward_block(a + t, 2 * m, 2 * i + 1, t / 2);
+}
+
+void NttTable::inverse_block(u64* a, size_t m, size_t i, size_t t) const {
+    if (2 * t <= kCacheBlock) {
+        for (size_t tt = 1, mm = m * t; tt <= t; tt <<= 1, mm >>= 1) {
+            const size_t sub = mm / m;
+            for (size_t ii = 0; ii < sub; ++ii) {
+                const size_t w = mm + i * sub + ii;
+                gs_butterflies(a + 2 * ii * tt, tt, inv_root_pow_[w], inv_root_pow_shoup_[w], q_);
+            }
+        }
+        return;
+    }
+    inverse_block(a, 2 * m, 2 * i, t / 2);
+    inverse_block(a + t, 2 * m, 2 * i + 1, t / 2);
+    gs_butterflies(a, t, inv_root_pow_[m + i], inv_root_pow_shoup_[m + i], q_);
+}
+
+void NttTable::forward(u64* a) const {
+    const u64 q = q_, two_q = 2 * q_;
+    forward_block(a, 1, 0, n_ / 2);
     for (size_t i = 0; i < n_; ++i) {
         u64 v = a[i];
         if (v >= two_q) v -= two_q;
@@ -87,24 +140,8 @@ void NttTable::forward(u64* a) const {
 }
 
 void NttTable::inverse(u64* a) const {
-    const u64 q = q_, two_q = 2 * q_;
-    size_t t = 1;
-    for (size_t m = n_ >> 1; m >= 1; m >>= 1) {
-        for (size_t i = 0; i < m; ++i) {
-            const u64 w = inv_root_pow_[m + i], wp = inv_root_pow_shoup_[m + i];
-            u64* x = a + 2 * i * t;
-            u64* y = x + t;
-            for (size_t j = 0; j < t; ++j) {
-                const u64 u = x[j], v = y[j];
-                u64 s = u + v;
-                if (s >= two_q) s -= two_q;
-                x[j] = s;
-                y[j] = mul_shoup_lazy(u - v + two_q, w, wp, q);
-            }
-        }
-        t <<= 1;
-    }
-    for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], inv_n_, inv_n_shoup_, q);
+    inverse_block(a, 1, 0, n_ / 2);
+    for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], inv_n_, inv_n_shoup_, q_);
 }
 
 }  // namespace helib

@@ -28,6 +28,9 @@ public:
     u64 eval_exponent(size_t i) const;
 
 private:
+    void forward_block(u64* a, size_t m, size_t i, size_t t) const;
+    void inverse_block(u64* a, size_t m, size_t i, size_t t) const;
+
     u64 q_;
     size_t n_;
     int log_n_;
