@@ -22,12 +22,6 @@ double log2_abs(const NTL::ZZ& x) {
     return NTL::log(NTL::abs(x)) / std::log(2.0);
 }
 
-// e * t mod q for a small signed e.
-inline u64 signed_mul_mod(int32_t e, u64 t, u64 q) {
-    const u64 v = mul_mod(static_cast<u64>(e < 0 ? -static_cast<int64_t>(e) : e), t, q);
-    return e < 0 ? neg_mod(v, q) : v;
-}
-
 // Noise bounds below 1 carry no meaning; clamp so budgets stay finite.
 double clamp_noise(double x) { return std::max(x, 0.0); }
 
@@ -57,11 +51,11 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
     c.c1_ = RnsPoly(L, n);
     for (size_t r = 0; r < L; ++r) {
-        const u64 q = ctx.prime(r), t = ctx.t_mod(r);
+        const u64 q = ctx.prime(r), t = ctx.t_mod(r), tp = shoup_precompute(t, q);
         u64 *c0 = c.c0_.row(r), *c1 = c.c1_.row(r);
         for (size_t k = 0; k < n; ++k) {
-            c0[k] = add_mod(c0[k], signed_mul_mod(e0[k], t, q), q);
-            c1[k] = signed_mul_mod(e1[k], t, q);
+            c0[k] = add_mod(c0[k], small_mul_mod(e0[k], t, tp, q), q);
+            c1[k] = small_mul_mod(e1[k], t, tp, q);
         }
         ctx.ntt(r).forward(c0);
         ctx.ntt(r).forward(c1);
@@ -371,7 +365,7 @@ void Ctxt::mod_switch_down() {
             for (size_t k = 0; k < n; ++k) {
                 // centered y mod q_i (chain primes share one bit size, so |y| <= q/2 < q_i)
                 const u64 v = y[k];
-                y_i[k] = v > q / 2 ? qi - (q - v) : v;
+                y_i[k] = select(v > q / 2, qi - (q - v), v);
             }
             ctx.ntt(i).forward(y_i.data());
             u64* row = part->row(i);

@@ -20,6 +20,21 @@ inline u64 sub_mod(u64 a, u64 b, u64 q) { return a >= b ? a - b : a + q - b; }
 
 inline u64 neg_mod(u64 a, u64 q) { return a == 0 ? 0 : q - a; }
 
+// Branch-free forms for data-dependent conditions (random residues and signs mispredict).
+inline u64 select(bool cond, u64 if_true, u64 if_false) {
+    const u64 m = 0 - static_cast<u64>(cond);
+    return (if_true & m) | (if_false & ~m);
+}
+inline u64 neg_mod_branchless(u64 a, u64 q) { return (q - a) & (0 - static_cast<u64>(a != 0)); }
+
+// e * t mod q for a small signed e, with t's Shoup companion tp.
+inline u64 small_mul_mod(int64_t e, u64 t, u64 tp, u64 q) {
+    const u64 mag = static_cast<u64>(e < 0 ? -e : e);
+    u64 v = mag * t - mulhi(mag, tp) * q;
+    v -= q & (0 - static_cast<u64>(v >= q));
+    return select(e < 0, neg_mod_branchless(v, q), v);
+}
+
 inline u64 mul_mod(u64 a, u64 b, u64 q) {
     return static_cast<u64>((static_cast<u128>(a) * b) % q);
 }

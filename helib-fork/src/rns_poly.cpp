@@ -37,7 +37,7 @@ RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, con
         u64* row = out.row(r);
         for (size_t k = 0; k < n; ++k) {
             const int64_t v = coeffs[k];
-            row[k] = v >= 0 ? static_cast<u64>(v) : q - static_cast<u64>(-v);
+            row[k] = select(v < 0, q - static_cast<u64>(-v), static_cast<u64>(v));
         }
     }
     ntt_forward(ctx, basis, out);
@@ -112,10 +112,12 @@ RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, c
             u64 acc = 0;
             for (size_t j0 = 0; j0 < w; j0 += 15) {
                 u128 sum = acc;
-                for (size_t j = j0; j < std::min(w, j0 + 15); ++j) sum += static_cast<u128>(c[j]) * radix[j];
+                const size_t j1 = std::min(w, j0 + 15);
+                for (size_t j = j0; j < j1; ++j) sum += static_cast<u128>(c[j]) * radix[j];
                 acc = br.reduce(sum);
             }
-            row[k] = negative[k] ? neg_mod(acc, q) : acc;
+            // Signs are random: select without a branch.
+            row[k] = select(negative[k], neg_mod_branchless(acc, q), acc);
         }
     }
     return out;
