@@ -29,7 +29,9 @@ namespace {
 double log2_zz(const NTL::ZZ& x) { return NTL::log(x) / std::log(2.0); }
 
 constexpr u64 kMaxM = u64(1) << 20;
-constexpr unsigned kMaxPrimeBits = 60;  // lazy 128-bit sums in key switching rely on this
+// Primes stay below 2^50: the AVX2 NTT is exact there (ntt_avx2.cpp), and the lazy 128-bit
+// sums in key switching have ample headroom (products < 2^100).
+constexpr unsigned kMaxPrimeBits = 50;
 constexpr unsigned kMinPrimeBits = 30;
 
 // Largest prime below 2^bits of the form k * 2n + 1 that is not p and not already used.
@@ -58,7 +60,6 @@ Context::Context(const ContextParams& params)
         throw InvalidArgument("the plaintext modulus p must be prime (got a composite number)");
     if (params.ks_digits == 0 || params.ks_digits > 32)
         throw InvalidArgument("ks_digits must be in 1..32 (got " + std::to_string(params.ks_digits) + ")");
-    // The lazy 128-bit accumulations in key switching hold up to 60 products of 61-bit words.
     if (params.ciphertext_bits == 0 || params.ciphertext_bits > 3600)
         throw InvalidArgument("ciphertext_bits must be in 1..3600 (got " +
                               std::to_string(params.ciphertext_bits) + ")");

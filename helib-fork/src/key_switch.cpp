@@ -54,15 +54,15 @@ struct DigitLift {
     void extend(const Context& ctx, const RnsPoly& scaled, size_t r, size_t prime_index, u64* out) const {
         const size_t s = e - b, n = ctx.n();
         const Barrett& br = ctx.ntt(prime_index).barrett();
-        const u64* rows[64];
-        u64 w[64], cr[64];
+        std::vector<const u64*> rows(s);
+        std::vector<u64> w(s), cr(s);
         for (size_t a = 0; a < s; ++a) {
             rows[a] = scaled.row(b + a);
             w[a] = punct_mod[a * targets + r];
             cr[a] = corr[a * targets + r];
         }
         for (size_t k = 0; k < n; ++k) {
-            // s terms < 2^122 each: the 128-bit sum cannot overflow.
+            // s <= 72 terms < 2^101 each: the 128-bit sum cannot overflow.
             u128 acc = 0;
             for (size_t a = 0; a < s; ++a) {
                 const u64 t = rows[a][k];
@@ -135,7 +135,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     }
 
     // Row by row over the extended basis: lift each digit to this prime, NTT, and accumulate
-    // its products with the key in 128 bits (dnum products < 2^122 each); one reduction per
+    // its products with the key in 128 bits (dnum products < 2^100 each); one reduction per
     // element. The working set stays a few rows instead of every lifted digit.
     RnsPoly acc0(ext.size(), n), acc1(ext.size(), n);
     std::vector<u64> lifted(n);

@@ -54,6 +54,12 @@ NttTable::NttTable(u64 q, size_t n) : q_(q), n_(n), log_n_(0), barrett_(q) {
     }
     inv_n_ = inv_mod(static_cast<u64>(n) % q, q);
     inv_n_shoup_ = shoup_precompute(inv_n_, q);
+
+    simd_ = q < kSimdPrimeBound && n >= 8 && cpu_has_avx2_fma();
+    if (simd_) {
+        root_pow_d_.assign(root_pow_.begin(), root_pow_.end());
+        inv_root_pow_d_.assign(inv_root_pow_.begin(), inv_root_pow_.end());
+    }
 }
 
 u64 NttTable::eval_exponent(size_t i) const {
@@ -129,6 +135,10 @@ void NttTable::inverse_block(u64* a, size_t m, size_t i, size_t t) const {
 }
 
 void NttTable::forward(u64* a) const {
+    if (simd_) {
+        ntt_forward_avx2(a, n_, static_cast<double>(q_), root_pow_d_.data());
+        return;
+    }
     const u64 q = q_, two_q = 2 * q_;
     forward_block(a, 1, 0, n_ / 2);
     for (size_t i = 0; i < n_; ++i) {
@@ -140,6 +150,10 @@ void NttTable::forward(u64* a) const {
 }
 
 void NttTable::inverse(u64* a) const {
+    if (simd_) {
+        ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(inv_n_));
+        return;
+    }
     inverse_block(a, 1, 0, n_ / 2);
     for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], inv_n_, inv_n_shoup_, q_);
 }
