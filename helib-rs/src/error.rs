@@ -53,6 +53,11 @@ pub enum Error {
     /// A slice has the wrong length, e.g. a polynomial with more than `N` coefficients.
     #[error("invalid length: {0}")]
     InvalidLength(String),
+    /// The plaintext ring has no SIMD slots: batch encoding needs `p = 1 mod 2N`, and the
+    /// field's two-adicity is too small for this `N`
+    /// (see [`BatchEncoder::new`](crate::BatchEncoder::new)).
+    #[error("no slots: {0}")]
+    NoSlots(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

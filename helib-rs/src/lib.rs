@@ -16,6 +16,9 @@
 //! - [`SecKey`], [`PubKey`]: keys; the public key carries the relinearization key.
 //! - [`Ctxt`]: a ciphertext. It tracks a bound on its noise; when the budget is used up,
 //!   decryption returns [`Error::NoiseBudgetExhausted`] instead of a wrong value.
+//! - [`BatchEncoder`]: SIMD packing. When `p = 1 mod 2N` a plaintext polynomial holds `N`
+//!   field elements ("slots", two rows of `N/2`) on which additions and multiplications act
+//!   slotwise; Galois automorphisms rotate the rows.
 //!
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
 //! different contexts or keys are never combined silently ([`Error::Mismatch`]).
@@ -55,12 +58,15 @@
 
 mod context;
 mod ctxt;
+mod encoder;
 mod error;
 mod field;
 mod keys;
+mod ntt_field;
 mod ops;
 
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
+pub use encoder::BatchEncoder;
 pub use error::{Error, Result};
 pub use keys::{PubKey, SecKey};
