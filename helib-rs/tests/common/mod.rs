@@ -148,7 +148,8 @@ pub fn message(e: &Error) -> String {
         | Error::Level(m)
         | Error::Internal(m)
         | Error::FieldMismatch(m)
-        | Error::InvalidLength(m) => m.clone(),
+        | Error::InvalidLength(m)
+        | Error::NoSlots(m) => m.clone(),
         _ => String::new(),
     }
 }
