@@ -85,14 +85,10 @@ fn build_context(small: bool) -> helib_rs::Result<Context> {
             .build()
     } else {
         // m = 65536 (N = 32768): the HE Standard allows log2(QP) <= 881 bits at 128-bit
-        // security. 13 chain primes (~780 bits) plus one special prime fit when every prime
-        // is its own key-switching digit (Context::bn254 finds this by itself).
-        Context::builder()
-            .m(65536)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(760)
-            .ks_digits(13)
-            .build()
+        // security. A 760-bit chain (room for one ciphertext product) fits when the
+        // key-switching digits are small enough for the special primes to take the remaining
+        // ~120 bits; Context::bn254 picks the smallest such digit count.
+        Context::bn254(32768, 760)
     }
 }
 

@@ -96,9 +96,11 @@ void Context::choose_primes(unsigned ciphertext_bits) {
     const u64 two_n = 2 * static_cast<u64>(n_);
     // Chain: L primes of one bit size, just enough for the requested modulus (all chain primes
     // share a size so that q_top / 2 < q_i holds in modulus switching).
-    num_chain_ = (ciphertext_bits + kMaxPrimeBits - 1) / kMaxPrimeBits;
+    // Primes sit just below 2^chain_bits, so one spare bit keeps Q >= 2^ciphertext_bits.
+    const unsigned target = ciphertext_bits + 1;
+    num_chain_ = (target + kMaxPrimeBits - 1) / kMaxPrimeBits;
     const unsigned chain_bits =
-        std::max(kMinPrimeBits, static_cast<unsigned>((ciphertext_bits + num_chain_ - 1) / num_chain_));
+        std::max(kMinPrimeBits, static_cast<unsigned>((target + num_chain_ - 1) / num_chain_));
     for (size_t i = 0; i < num_chain_; ++i) primes_.push_back(ntt_prime_below(chain_bits, two_n, p_, primes_));
 
     // Digits: dnum contiguous groups of chain primes, sizes differing by at most one.

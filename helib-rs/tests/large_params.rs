@@ -6,25 +6,37 @@ mod common;
 use common::*;
 use helib_rs::{Context, Error, PubKey, SecKey};
 
-/// At N = 32768 the 128-bit gate allows log2(QP) <= 881: 13 chain primes of 60 bits plus one
-/// special prime (13 key-switching digits). The fresh budget (~500 bits) covers one random
-/// plaintext or ciphertext multiplication with a 254-bit p; a random constant *and* a random
-/// polynomial in a row (~525 bits) do not fit, so the chained case uses a small constant.
+/// At N = 32768 the 128-bit gate allows log2(QP) <= 881. A 760-bit chain fits only when the
+/// digits are small enough for the special primes (sized to the largest digit) to stay within
+/// the remaining ~120 bits. The fresh budget (~490 bits) covers one random plaintext or
+/// ciphertext multiplication with a 254-bit p; a random constant *and* a random polynomial in
+/// a row (~525 bits) do not fit, so the chained case uses a small constant.
 #[test]
 #[ignore = "N = 32768: a few seconds in release mode, minutes in debug"]
 fn secure_bn254_context_at_n_32768() {
     // No opt-out: the 128-bit gate must accept this.
+    // The preset finds the smallest secure digit count by itself, and cannot make 1200 bits
+    // secure.
+    let preset = Context::bn254(32768, 760).expect("preset");
+    assert!(preset.security_bits() >= 128.0, "{preset:?}");
+    let digits = preset.ks_digits();
+    let fewer = Context::builder()
+        .m(65536)
+        .plaintext_field::<F>()
+        .ciphertext_bits(760)
+        .ks_digits(digits - 1)
+        .build();
+    assert!(
+        matches!(fewer, Err(Error::InsecureParameters(_))),
+        "{fewer:?}"
+    );
     let ctx = Context::builder()
         .m(65536)
         .plaintext_field::<F>()
         .ciphertext_bits(760)
-        .ks_digits(13)
+        .ks_digits(digits)
         .build()
         .expect("128-bit secure context");
-    // The preset finds the same digit count by itself, and cannot make 1200 bits secure.
-    let preset = Context::bn254(32768, 760).expect("preset");
-    assert_eq!(preset.ks_digits(), 13, "{preset:?}");
-    assert!(preset.security_bits() >= 128.0, "{preset:?}");
     let refused = Context::bn254(32768, 1200);
     assert!(
         matches!(refused, Err(Error::InsecureParameters(_))),
