@@ -127,6 +127,8 @@ void Context::choose_primes(unsigned ciphertext_bits) {
 
     ntt_.reserve(primes_.size());
     for (u64 q : primes_) ntt_.emplace_back(q, n_);
+    simd_ = cpu_has_avx2_fma() &&
+            std::all_of(primes_.begin(), primes_.end(), [](u64 q) { return q < kSimdPrimeBound; });
 }
 
 void Context::precompute_constants() {

@@ -56,6 +56,8 @@ public:
     size_t num_primes() const { return primes_.size(); }
     u64 prime(size_t i) const { return primes_[i]; }
     const NttTable& ntt(size_t i) const { return ntt_[i]; }
+    // Whether the AVX2 row kernels apply (every prime below 2^50 and the CPU has AVX2 + FMA).
+    bool simd() const { return simd_; }
     size_t special_index(size_t k) const { return num_chain_ + k; }
 
     // Key-switching digits: chain primes [digit_begin(j), digit_end(j)).
@@ -105,6 +107,7 @@ private:
     size_t num_chain_ = 0, num_special_ = 0;
     std::vector<u64> primes_;
     std::vector<NttTable> ntt_;
+    bool simd_ = false;
     std::vector<size_t> digit_begin_, digit_end_;
     size_t requested_digits_;
 

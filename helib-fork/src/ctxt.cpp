@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "key_switch.h"
 #include "noise.h"
+#include "rns_kernels.h"
 
 namespace helib {
 namespace {
@@ -324,12 +325,9 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     for (size_t r = 0; r < lvl; ++r) {
         const Barrett& br = ctx.ntt(r).barrett();
         const u64 *a0 = c0_.row(r), *a1 = c1_.row(r), *b0 = other.c0_.row(r), *b1 = other.c1_.row(r);
-        u64 *x0 = d0.row(r), *x1 = d1.row(r), *x2 = d2.row(r);
-        for (size_t k = 0; k < n; ++k) {
-            x0[k] = br.mul(a0[k], b0[k]);
-            x1[k] = br.reduce(static_cast<u128>(a0[k]) * b1[k] + static_cast<u128>(a1[k]) * b0[k]);
-            x2[k] = br.mul(a1[k], b1[k]);
-        }
+        row_mul(d0.row(r), a0, b0, n, br, ctx.simd());
+        row_cross(d1.row(r), a0, b1, a1, b0, n, br, ctx.simd());
+        row_mul(d2.row(r), a1, b1, n, br, ctx.simd());
     }
     RnsPoly k0, k1;
     key_switch(ctx, pk.relin_key(), d2, lvl, k0, k1);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "errors.h"
+#include "rns_kernels.h"
 
 namespace helib {
 
@@ -153,13 +154,8 @@ void negate_inplace(const Context& ctx, const Basis& basis, RnsPoly& a) {
 }
 
 void mul_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b) {
-    const size_t n = ctx.n();
-    for (size_t r = 0; r < basis.size(); ++r) {
-        const Barrett& br = ctx.ntt(basis[r]).barrett();
-        u64* x = a.row(r);
-        const u64* y = b.row(r);
-        for (size_t k = 0; k < n; ++k) x[k] = br.mul(x[k], y[k]);
-    }
+    for (size_t r = 0; r < basis.size(); ++r)
+        row_mul(a.row(r), a.row(r), b.row(r), ctx.n(), ctx.ntt(basis[r]).barrett(), ctx.simd());
 }
 
 void mul_scalar_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const std::vector<u64>& s) {

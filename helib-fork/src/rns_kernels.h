@@ -1,0 +1,31 @@
+// Elementwise kernels over one RNS row (n words, values in [0, q)), in two implementations:
+// AVX2 + FMA on doubles (exact for primes below 2^50, see ntt_avx2.cpp) and portable scalar.
+// `simd` selects the first; Context::simd() says whether every prime and the CPU allow it.
+#pragma once
+
+#include <cstddef>
+
+#include "modarith.h"
+
+namespace helib {
+
+// out = a * b mod q
+void row_mul(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd);
+// out = out + a * b mod q
+void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd);
+// out = a0 * b1 + a1 * b0 mod q
+void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,
+               const Barrett& br, bool simd);
+// Fast basis conversion with centered inputs: out = sum_a [in_a]_centered * w[a] mod q, where
+// in_a holds residues mod q_in[a] read in (-q_in[a]/2, q_in[a]/2].
+void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
+                          size_t n, const Barrett& br, bool simd);
+
+// The AVX2 implementations (rns_kernels_avx2.cpp).
+void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
+void row_mul_add_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
+void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n, u64 q);
+void row_convert_centered_avx2(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
+                               size_t n, u64 q);
+
+}  // namespace helib
