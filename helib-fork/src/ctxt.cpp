@@ -61,11 +61,8 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
         ctx.ntt(r).forward(c0);
         ctx.ntt(r).forward(c1);
         const Barrett& br = ctx.ntt(r).barrett();
-        const u64 *b = pk.b().row(r), *a = pk.a().row(r), *ur = u.row(r);
-        for (size_t k = 0; k < n; ++k) {
-            c0[k] = add_mod(c0[k], br.mul(b[k], ur[k]), q);
-            c1[k] = add_mod(c1[k], br.mul(a[k], ur[k]), q);
-        }
+        row_mul_add(c0, pk.b().row(r), u.row(r), n, br, ctx.simd());
+        row_mul_add(c1, pk.a().row(r), u.row(r), n, br, ctx.simd());
     }
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(log2_canonical_norm(centered)));
     return c;
@@ -76,14 +73,9 @@ void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v) const {
     if (sk.context() != ctx_) throw Mismatch("secret key and ciphertext belong to different contexts");
     if (sk.id() != key_id_) throw Mismatch("ciphertext was not encrypted under this secret key");
     const Basis chain = chain_basis(ctx, level_);
-    v = c1_;
-    for (size_t r = 0; r < level_; ++r) {
-        const u64 q = ctx.prime(r);
-        const Barrett& br = ctx.ntt(r).barrett();
-        u64* x = v.row(r);
-        const u64 *s = sk.s_ntt().row(r), *c0 = c0_.row(r);
-        for (size_t k = 0; k < ctx.n(); ++k) x[k] = add_mod(br.mul(x[k], s[k]), c0[k], q);
-    }
+    v = c0_;
+    for (size_t r = 0; r < level_; ++r)
+        row_mul_add(v.row(r), c1_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(), ctx.simd());
     ntt_inverse(ctx, chain, v);
 }
 
@@ -107,33 +99,40 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
     std::vector<u64> finv(w, 0);
     if (!unit_factor) zz_to_limbs(NTL::InvMod(factor_, ctx.p()), finv.data(), w);
 
-    std::vector<mp_limb_t> acc(w + 2), quot(w + 3), rem(w), prod(2 * w), quot2(w + 1);
-    std::vector<u64> y(l);
-    for (size_t k = 0; k < n; ++k) {
-        // v = sum_i y_i (Q/q_i) - alpha Q with y_i = [v_i (Q/q_i)^-1]_{q_i}; alpha from the
-        // fractional sum, which also tells how close v is to Q/2.
-        double frac = 0;
-        for (size_t i = 0; i < l; ++i) {
-            const u64 q = ctx.prime(i);
-            y[i] = mul_shoup(v.row(i)[k], crt.punct_inv[i], crt.punct_inv_shoup[i], q);
-            frac += static_cast<double>(y[i]) * crt.inv_q[i];
+    // v = sum_i y_i (Q/q_i) - alpha Q with y_i = [v_i (Q/q_i)^-1]_{q_i}; alpha is the rounded
+    // fractional sum sum_i y_i / q_i, whose distance to alpha also says how close v is to Q/2.
+    // Row-wise passes compute y and the fractions; the big-integer part runs per coefficient.
+    std::vector<double> frac(n, 0.0);
+    for (size_t i = 0; i < l; ++i) {
+        const u64 q = ctx.prime(i), w_inv = crt.punct_inv[i], w_inv_s = crt.punct_inv_shoup[i];
+        const double inv_q = crt.inv_q[i];
+        u64* row = v.row(i);
+        for (size_t k = 0; k < n; ++k) {
+            row[k] = mul_shoup(row[k], w_inv, w_inv_s, q);
+            frac[k] += static_cast<double>(row[k]) * inv_q;
         }
-        const double alpha = std::nearbyint(frac);
-        if (std::fabs(frac - alpha) >= 0.25)
+    }
+    std::vector<mp_limb_t> acc(w + 2), quot(w + 3), rem(w), prod(2 * w), quot2(w + 1);
+    // acc += y * x for an x of w limbs (acc has w + 2 limbs).
+    auto mul_acc = [&](u64 y, const u64* x) {
+        u64 carry = 0;
+        for (size_t j = 0; j < w; ++j) {
+            const u128 t = static_cast<u128>(y) * x[j] + acc[j] + carry;
+            acc[j] = static_cast<u64>(t);
+            carry = static_cast<u64>(t >> 64);
+        }
+        const u64 before = acc[w];
+        acc[w] += carry;
+        acc[w + 1] += acc[w] < before;
+    };
+    for (size_t k = 0; k < n; ++k) {
+        const double alpha = std::nearbyint(frac[k]);
+        if (std::fabs(frac[k] - alpha) >= 0.25)
             throw NoiseBudgetExhausted(
                 "measured noise exceeds a quarter of the modulus: decryption would not be reliable");
         std::fill(acc.begin(), acc.end(), 0);
-        for (size_t i = 0; i < l; ++i) {
-            mp_limb_t carry = mpn_addmul_1(acc.data(), reinterpret_cast<const mp_limb_t*>(crt.punct_mod_p[i].data()),
-                                           static_cast<mp_size_t>(w), y[i]);
-            mpn_add_1(acc.data() + w, acc.data() + w, 2, carry);
-        }
-        const mp_limb_t a = static_cast<mp_limb_t>(alpha);
-        if (a) {
-            mp_limb_t carry = mpn_addmul_1(acc.data(), reinterpret_cast<const mp_limb_t*>(crt.p_minus_q_mod_p.data()),
-                                           static_cast<mp_size_t>(w), a);
-            mpn_add_1(acc.data() + w, acc.data() + w, 2, carry);
-        }
+        for (size_t i = 0; i < l; ++i) mul_acc(v.row(i)[k], crt.punct_mod_p[i].data());
+        mul_acc(static_cast<u64>(alpha), crt.p_minus_q_mod_p.data());  // -alpha Q mod p
         mpn_tdiv_qr(quot.data(), rem.data(), 0, acc.data(), static_cast<mp_size_t>(w + 2), p,
                     static_cast<mp_size_t>(w));
         mp_limb_t* dst = reinterpret_cast<mp_limb_t*>(out + k * w);
