@@ -312,11 +312,16 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     check_compatible(other_in);
     check_key(pk);
     const Context& ctx = *ctx_;
-    Ctxt other = other_in;
-    const size_t target = std::max(natural_level(), other.natural_level());
-    const size_t lvl = std::min({target, level_, other.level_});
+    const size_t target = std::max(natural_level(), other_in.natural_level());
+    const size_t lvl = std::min({target, level_, other_in.level_});
+    // Copy the other operand only when it has to be switched down (a square passes itself).
+    std::optional<Ctxt> lowered;
+    if (other_in.level_ > lvl) {
+        lowered.emplace(other_in);
+        lowered->mod_switch_to(lvl);
+    }
+    const Ctxt& other = lowered ? *lowered : other_in;
     if (level_ > lvl) mod_switch_to(lvl);
-    if (other.level_ > lvl) other.mod_switch_to(lvl);
 
     const Basis chain = chain_basis(ctx, lvl);
     const size_t n = ctx.n();
@@ -332,16 +337,17 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     key_switch(ctx, pk.relin_key(), d2, lvl, k0, k1);
     add_inplace(ctx, chain, d0, k0);
     add_inplace(ctx, chain, d1, k1);
+    const double other_noise = other.log2_noise_;
+    const NTL::ZZ other_factor = other.factor_;
     c0_ = std::move(d0);
     c1_ = std::move(d1);
-    log2_noise_ = log2_add(log2_noise_ + other.log2_noise_, ctx.log2_keyswitch_noise(lvl));
-    factor_ = NTL::MulMod(factor_, other.factor_, ctx.p());
+    log2_noise_ = log2_add(log2_noise_ + other_noise, ctx.log2_keyswitch_noise(lvl));
+    factor_ = NTL::MulMod(factor_, other_factor, ctx.p());
 }
 
-void Ctxt::square(const PubKey& pk) {
-    const Ctxt copy = *this;
-    mul(copy, pk);
-}
+// mul reads the other operand's rows, noise and factor before overwriting *this (and copies
+// it first if it must change level), so squaring needs no copy.
+void Ctxt::square(const PubKey& pk) { mul(*this, pk); }
 
 void Ctxt::mod_switch_down() {
     const Context& ctx = *ctx_;
