@@ -50,6 +50,7 @@ typedef struct helib_context helib_context;
 typedef struct helib_seckey helib_seckey;
 typedef struct helib_pubkey helib_pubkey;
 typedef struct helib_ctxt helib_ctxt;
+typedef struct helib_galois_keys helib_galois_keys;
 
 /* The calling thread's message for its last failed call ("" if none). Valid until the next
  * failing call on the same thread. */
@@ -108,6 +109,16 @@ void helib_pubkey_free(helib_pubkey *pk);
 /* Bytes of memory held by the key material. */
 helib_status helib_pubkey_size_bytes(const helib_pubkey *pk, uint64_t *out);
 
+/* Galois (rotation) keys for the given elements g (odd, < 2N; duplicates ignored). Only these
+ * keys are generated. With the BatchEncoder slot layout, g = 3^k mod 2N rotates both slot rows
+ * left by k and g = 2N - 1 swaps the rows. */
+helib_status helib_galois_keys_new(helib_galois_keys **out, const helib_seckey *sk,
+                                   const uint64_t *elements, size_t count);
+void helib_galois_keys_free(helib_galois_keys *gk);
+helib_status helib_galois_keys_size_bytes(const helib_galois_keys *gk, uint64_t *out);
+/* *out = 1 if the key for g is present, else 0. */
+helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int32_t *out);
+
 /* ---------------------------------------------------------------- ciphertexts */
 
 typedef struct helib_ctxt_info {
@@ -152,6 +163,14 @@ helib_status helib_ctxt_square(helib_ctxt *a, const helib_pubkey *pk);
  * plaintext is unchanged. */
 helib_status helib_ctxt_mod_switch_down(helib_ctxt *a);
 helib_status helib_ctxt_mod_switch_to(helib_ctxt *a, uint32_t level);
+
+/* a <- sigma_g(a), key-switched back to the secret key (g = 1: unchanged). A missing key is
+ * HELIB_ERR_MISSING_KEY naming g. */
+helib_status helib_ctxt_apply_galois(helib_ctxt *a, uint64_t g, const helib_galois_keys *gk);
+/* Hoisted: out[i] = sigma_{elements[i]}(a) for i < count, sharing one digit decomposition.
+ * Either every out[i] is set (free each) or, on failure, none is. */
+helib_status helib_ctxt_apply_galois_many(const helib_ctxt *a, const uint64_t *elements, size_t count,
+                                          const helib_galois_keys *gk, helib_ctxt **out);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
 // The C API shim: every entry point runs its body through `guard`, the one catch ladder that maps
 // engine exceptions to status codes and records the message for helib_last_error().
+#include <memory>
 #include <new>
+#include <vector>
 #include <string>
 
 #include "ctxt.h"
 #include "errors.h"
+#include "galois.h"
 #include "helib_c.h"
 #include "keys.h"
 
@@ -19,6 +22,9 @@ struct helib_pubkey {
 };
 struct helib_ctxt {
     helib::Ctxt c;
+};
+struct helib_galois_keys {
+    std::shared_ptr<const helib::GaloisKeys> gk;
 };
 
 namespace {
@@ -320,6 +326,60 @@ helib_status helib_ctxt_mod_switch_to(helib_ctxt* a, uint32_t level) {
     return guard([&] {
         require(a, "a");
         a->c.mod_switch_to(level);
+    });
+}
+
+helib_status helib_galois_keys_new(helib_galois_keys** out, const helib_seckey* sk, const uint64_t* elements,
+                                   size_t count) {
+    return guard([&] {
+        require(out, "out");
+        require(sk, "sk");
+        if (count > 0) require(elements, "elements");
+        std::vector<uint64_t> gs(elements, elements + count);
+        *out = new helib_galois_keys{std::make_shared<const helib::GaloisKeys>(*sk->sk, gs)};
+    });
+}
+
+void helib_galois_keys_free(helib_galois_keys* gk) { delete gk; }
+
+helib_status helib_galois_keys_size_bytes(const helib_galois_keys* gk, uint64_t* out) {
+    return guard([&] {
+        require(gk, "gk");
+        require(out, "out");
+        *out = gk->gk->size_bytes();
+    });
+}
+
+helib_status helib_galois_keys_has(const helib_galois_keys* gk, uint64_t g, int32_t* out) {
+    return guard([&] {
+        require(gk, "gk");
+        require(out, "out");
+        *out = gk->gk->has(g) ? 1 : 0;
+    });
+}
+
+helib_status helib_ctxt_apply_galois(helib_ctxt* a, uint64_t g, const helib_galois_keys* gk) {
+    return guard([&] {
+        require(a, "a");
+        require(gk, "gk");
+        a->c.apply_galois(g, *gk->gk);
+    });
+}
+
+helib_status helib_ctxt_apply_galois_many(const helib_ctxt* a, const uint64_t* elements, size_t count,
+                                          const helib_galois_keys* gk, helib_ctxt** out) {
+    return guard([&] {
+        require(a, "a");
+        require(gk, "gk");
+        require(out, "out");
+        if (count > 0) require(elements, "elements");
+        std::vector<uint64_t> gs(elements, elements + count);
+        std::vector<helib::Ctxt> results = a->c.apply_galois_many(gs, *gk->gk);
+        // Wrap every result before publishing any, so a failure leaves out untouched.
+        std::vector<std::unique_ptr<helib_ctxt>> handles;
+        handles.reserve(count);
+        for (auto& r : results) handles.push_back(std::unique_ptr<helib_ctxt>(new helib_ctxt{std::move(r)}));
+        for (size_t i = 0; i < count; ++i) out[i] = handles[i].release();
     });
 }
 

@@ -182,6 +182,54 @@ void Ctxt::check_key(const PubKey& pk) const {
     if (pk.id() != key_id_) throw Mismatch("key does not belong to the ciphertext's secret key");
 }
 
+void Ctxt::check_galois_keys(const GaloisKeys& keys) const {
+    if (keys.context() != ctx_) throw Mismatch("Galois keys and ciphertext belong to different contexts");
+    if (keys.id() != key_id_) throw Mismatch("Galois keys do not belong to the ciphertext's secret key");
+}
+
+void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
+    check_galois_keys(keys);
+    check_galois_element(*ctx_, g);
+    if (g == 1) return;
+    const Context& ctx = *ctx_;
+    const KeySwitchKey& key = keys.key(g);
+    const std::vector<uint32_t>& perm = keys.permutation(g);
+    RnsPoly a0, a1, k0, k1;
+    apply_permutation(perm, c0_, a0);
+    apply_permutation(perm, c1_, a1);
+    key_switch(ctx, key, a1, level_, k0, k1);
+    add_inplace(ctx, chain_basis(ctx, level_), a0, k0);
+    c0_ = std::move(a0);
+    c1_ = std::move(k1);
+    log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+}
+
+std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const {
+    check_galois_keys(keys);
+    for (uint64_t g : elements) {
+        check_galois_element(*ctx_, g);
+        if (g != 1) keys.key(g);  // every key present before any work
+    }
+    const Context& ctx = *ctx_;
+    const Decomposition d = decompose(ctx, c1_, level_);
+    const Basis chain = chain_basis(ctx, level_);
+    std::vector<Ctxt> out;
+    out.reserve(elements.size());
+    for (uint64_t g : elements) {
+        out.push_back(*this);
+        if (g == 1) continue;
+        Ctxt& c = out.back();
+        const std::vector<uint32_t>& perm = keys.permutation(g);
+        RnsPoly k0, k1;
+        apply_switch_key(ctx, keys.key(g), d, &perm, k0, k1);
+        apply_permutation(perm, c0_, c.c0_);
+        add_inplace(ctx, chain, c.c0_, k0);
+        c.c1_ = std::move(k1);
+        c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+    }
+    return out;
+}
+
 void Ctxt::rows_scalar(const NTL::ZZ& k) {
     const Context& ctx = *ctx_;
     std::vector<u64> s(level_);

@@ -22,6 +22,7 @@
 #include <memory>
 
 #include "context.h"
+#include "galois.h"
 #include "keys.h"
 #include "rns_poly.h"
 
@@ -57,10 +58,19 @@ public:
     void mod_switch_down();
     void mod_switch_to(size_t level);
 
+    // The automorphism X -> X^g followed by a key switch back to s (g = 1 is the identity).
+    // With the slot layout of the Rust BatchEncoder, g = 3^k rotates both rows by k and
+    // g = 2N - 1 swaps them.
+    void apply_galois(uint64_t g, const GaloisKeys& keys);
+    // Hoisted: one digit decomposition of c1 shared by every element; the results equal
+    // apply_galois for each element.
+    std::vector<Ctxt> apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const;
+
 private:
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
     void check_compatible(const Ctxt& other) const;
     void check_key(const PubKey& pk) const;
+    void check_galois_keys(const GaloisKeys& keys) const;
     // Switches down while the noise stays at least 2 bits above the modulus-switching floor.
     size_t natural_level() const;
     void scale_by(const NTL::ZZ& r);  // multiply by r without touching `factor`

@@ -137,4 +137,65 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     mod_down(ctx, acc1, level, out1);
 }
 
+Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
+    const size_t n = ctx.n();
+    const Basis chain = chain_basis(ctx, level);
+    const Basis ext = extended_basis(ctx, level);
+    RnsPoly scaled = c;
+    scaled.truncate(level);
+    ntt_inverse(ctx, chain, scaled);
+    Decomposition d;
+    d.level = level;
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
+        if (b >= e) continue;
+        DigitLift lift(ctx, b, e, ext);
+        lift.prepare(ctx, scaled);
+        RnsPoly digit(ext.size(), n);
+        for (size_t r = 0; r < ext.size(); ++r) {
+            const size_t pi = ext[r];
+            if (pi >= b && pi < e) {
+                std::copy(c.row(pi), c.row(pi) + n, digit.row(r));
+            } else {
+                lift.extend(ctx, scaled, r, pi, digit.row(r));
+                ctx.ntt(pi).forward(digit.row(r));
+            }
+        }
+        d.digit_of.push_back(j);
+        d.digits.push_back(std::move(digit));
+    }
+    return d;
+}
+
+void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
+                      const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1) {
+    const size_t n = ctx.n(), level = d.level;
+    const Basis ext = extended_basis(ctx, level);
+    RnsPoly acc0(ext.size(), n), acc1(ext.size(), n);
+    std::vector<u64> permuted(perm ? n : 0);
+    for (size_t r = 0; r < ext.size(); ++r) {
+        const size_t pi = ext[r];
+        const Barrett& br = ctx.ntt(pi).barrett();
+        u64 *o0 = acc0.row(r), *o1 = acc1.row(r);
+        for (size_t i = 0; i < d.digits.size(); ++i) {
+            const u64* x = d.digits[i].row(r);
+            if (perm) {
+                for (size_t k = 0; k < n; ++k) permuted[k] = x[(*perm)[k]];
+                x = permuted.data();
+            }
+            const u64* kb = key.b[d.digit_of[i]].row(pi);
+            const u64* ka = key.a[d.digit_of[i]].row(pi);
+            if (i == 0) {
+                row_mul(o0, x, kb, n, br, ctx.simd());
+                row_mul(o1, x, ka, n, br, ctx.simd());
+            } else {
+                row_mul_add(o0, x, kb, n, br, ctx.simd());
+                row_mul_add(o1, x, ka, n, br, ctx.simd());
+            }
+        }
+    }
+    mod_down(ctx, acc0, level, out0);
+    mod_down(ctx, acc1, level, out1);
+}
+
 }  // namespace helib

@@ -14,6 +14,21 @@ namespace helib {
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
                 RnsPoly& out0, RnsPoly& out1);
 
+// The digit decomposition of c (NTT form over `level` chain rows), each digit lifted to the
+// extended basis in NTT form: the expensive half of key switching, shared by hoisted rotations.
+struct Decomposition {
+    size_t level = 0;
+    std::vector<size_t> digit_of;  // context digit index of each entry of `digits`
+    std::vector<RnsPoly> digits;
+};
+Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
+
+// Inner product of a decomposition with a key, then mod-down. With `perm`, every digit is
+// first permuted (the automorphism applied to the decomposition of c, which equals the
+// decomposition of the automorphism of c: centered lifting commutes with signed permutations).
+void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
+                      const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1);
+
 // (acc - p * [acc * p^-1]_P) / P: acc over the extended basis (level chain rows in NTT form,
 // then the special rows in NTT form); result over the chain basis in NTT form.
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out);

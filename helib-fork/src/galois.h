@@ -1,0 +1,51 @@
+// Galois automorphisms X -> X^g (g odd mod 2N) and the keys that switch s(X^g) back to s.
+// In NTT form an automorphism is a permutation of the evaluation points, the same for every
+// prime, so it costs one gather per row.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "context.h"
+#include "keys.h"
+#include "rns_poly.h"
+
+namespace helib {
+
+// perm[i] = index j with e_j = e_i * g (mod 2N), where e_i = 2 bitrev(i) + 1 is the exponent
+// held at NTT index i; then (sigma_g a)[i] = a[perm[i]].
+std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
+
+// Applies the permutation to every row of a (NTT form), into out.
+void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
+
+// Galois keys for a chosen set of elements, generated only for those.
+class GaloisKeys {
+public:
+    GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements);
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t id() const { return id_; }
+    bool has(uint64_t g) const { return keys_.count(g) != 0; }
+    // Throws MissingKey naming g when absent.
+    const KeySwitchKey& key(uint64_t g) const;
+    const std::vector<uint32_t>& permutation(uint64_t g) const;
+    std::vector<uint64_t> elements() const;
+    size_t size_bytes() const;
+
+private:
+    struct Entry {
+        KeySwitchKey key;
+        std::vector<uint32_t> perm;
+    };
+    std::shared_ptr<const Context> ctx_;
+    uint64_t id_;
+    std::map<uint64_t, Entry> keys_;
+};
+
+// Checks that g is a valid Galois element for the ring (odd, in [1, 2N)).
+void check_galois_element(const Context& ctx, uint64_t g);
+
+}  // namespace helib
