@@ -82,7 +82,7 @@ impl Drop for Ctxt {
 
 impl Ctxt {
     /// Wraps a handle the engine just produced; frees it again if reading its info fails.
-    fn from_raw(raw: *mut sys::helib_ctxt, pk: &Arc<PubKeyInner>) -> Result<Ctxt> {
+    pub(crate) fn from_raw(raw: *mut sys::helib_ctxt, pk: &Arc<PubKeyInner>) -> Result<Ctxt> {
         let raw = NonNull::new(raw).ok_or_else(|| {
             Error::Internal("the engine reported success but returned no ciphertext".into())
         })?;

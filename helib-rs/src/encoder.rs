@@ -387,7 +387,7 @@ fn slot_exponents_for(n: usize) -> impl Iterator<Item = u64> {
 }
 
 /// `base^exp mod modulus`, without overflow for any `u64` modulus.
-fn pow_mod(base: u64, mut exp: u64, modulus: u64) -> u64 {
+pub(crate) fn pow_mod(base: u64, mut exp: u64, modulus: u64) -> u64 {
     let m = u128::from(modulus);
     let mut b = u128::from(base) % m;
     let mut acc = 1 % m;

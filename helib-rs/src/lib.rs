@@ -19,6 +19,10 @@
 //! - [`BatchEncoder`]: SIMD packing. When `p = 1 mod 2N` a plaintext polynomial holds `N`
 //!   field elements ("slots", two rows of `N/2`) on which additions and multiplications act
 //!   slotwise; Galois automorphisms rotate the rows.
+//! - [`GaloisKeys`] (for the rotations listed in a [`GaloisSteps`]): rotate the slot rows of
+//!   a ciphertext ([`Ctxt::rotate_rows`], hoisted [`Ctxt::rotate_rows_many`]) or swap them
+//!   ([`Ctxt::swap_rows`]). Only the requested keys are generated; a missing one is
+//!   [`Error::MissingKey`], naming the step.
 //!
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
 //! different contexts or keys are never combined silently ([`Error::Mismatch`]).
@@ -61,6 +65,7 @@ mod ctxt;
 mod encoder;
 mod error;
 mod field;
+mod galois;
 mod keys;
 mod ntt_field;
 mod ops;
@@ -69,4 +74,5 @@ pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
 pub use encoder::BatchEncoder;
 pub use error::{Error, Result};
+pub use galois::{GaloisKeys, GaloisSteps};
 pub use keys::{PubKey, SecKey};
