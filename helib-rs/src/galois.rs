@@ -776,7 +776,7 @@ mod tests {
         Context::builder()
             .ring_degree(2048)
             .plaintext_field::<ark_bn254::Fr>()
-            .ciphertext_bits(200)
+            .ciphertext_bits(400)
             .allow_insecure(true)
             .build()
             .expect("toy context")
