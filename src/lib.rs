@@ -42,6 +42,25 @@ pub fn poly_add<F: FftField>(a: &[F], b: &[F]) -> Vec<F> {
     out
 }
 
+/// The slot vector `v` (two rows of `v.len() / 2`, as `helib_rs::BatchEncoder` lays them out)
+/// with both rows rotated left by `k` (right by `|k|` for a negative `k`): slot `j` of a row
+/// takes the value of slot `j + k` of the same row, cyclically. The plain reference for
+/// `Ctxt::rotate_rows`. `v.len()` must be even and non-zero.
+pub fn rotate_slot_rows<T: Copy>(v: &[T], k: i64) -> Vec<T> {
+    let half = v.len() / 2;
+    let shift = i128::from(k).rem_euclid(half as i128) as usize;
+    v.chunks(half)
+        .flat_map(|row| row[shift..].iter().chain(&row[..shift]).copied())
+        .collect()
+}
+
+/// The slot vector `v` with its two rows exchanged: the plain reference for
+/// `Ctxt::swap_rows`.
+pub fn swap_slot_rows<T: Copy>(v: &[T]) -> Vec<T> {
+    let half = v.len() / 2;
+    v[half..].iter().chain(&v[..half]).copied().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +100,16 @@ mod tests {
             ]
         );
         assert!(negacyclic_mul(&a, &b, 1).is_none(), "inputs longer than n");
+    }
+
+    #[test]
+    fn slot_rows_rotate_and_swap() {
+        let v = [0, 1, 2, 3, 10, 11, 12, 13];
+        assert_eq!(rotate_slot_rows(&v, 1), [1, 2, 3, 0, 11, 12, 13, 10]);
+        assert_eq!(rotate_slot_rows(&v, -1), [3, 0, 1, 2, 13, 10, 11, 12]);
+        assert_eq!(rotate_slot_rows(&v, 6), rotate_slot_rows(&v, 2));
+        assert_eq!(rotate_slot_rows(&v, 0), v);
+        assert_eq!(rotate_slot_rows(&v, i64::MIN), v);
+        assert_eq!(swap_slot_rows(&v), [10, 11, 12, 13, 0, 1, 2, 3]);
     }
 }
