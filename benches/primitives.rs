@@ -7,6 +7,9 @@
 //!     BENCH_RINGS=65536 cargo bench --bench primitives     # one ring degree only
 //!
 //! Each operation runs on a fresh copy of its input ciphertext, outside the timed region.
+//! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
+//! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), `galois_keygen`
+//! the generation of one Galois key.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -15,7 +18,7 @@ use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use helib_rs::{Context, PubKey, SecKey};
+use helib_rs::{Context, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// (ring degree, ciphertext-modulus bits) pairs to measure.
 const CONFIGS: [(u64, u32); 2] = [(32768, 550), (65536, 850)];
@@ -124,6 +127,24 @@ fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
             |mut x| x.mod_switch_down().map(|_| x),
             BatchSize::LargeInput,
         )
+    });
+
+    group.bench_function("galois_keygen", |bench| {
+        let one = GaloisSteps::new().step(1);
+        bench.iter(|| GaloisKeys::generate(&sk, black_box(&one)).map(black_box))
+    });
+    let steps: Vec<i64> = (1..=16).collect();
+    let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps.iter().copied()))
+        .expect("Galois keys");
+    group.bench_function("rotate", |bench| {
+        bench.iter_batched(
+            || ca.clone(),
+            |mut x| x.rotate_rows(1, &gk).map(|_| x),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("rotate_hoisted_16", |bench| {
+        bench.iter(|| ca.rotate_rows_many(black_box(&steps), &gk))
     });
     group.finish();
 }
