@@ -51,6 +51,7 @@ typedef struct helib_seckey helib_seckey;
 typedef struct helib_pubkey helib_pubkey;
 typedef struct helib_ctxt helib_ctxt;
 typedef struct helib_galois_keys helib_galois_keys;
+typedef struct helib_ptxt helib_ptxt;
 
 /* The calling thread's message for its last failed call ("" if none). Valid until the next
  * failing call on the same thread. */
@@ -119,6 +120,17 @@ helib_status helib_galois_keys_size_bytes(const helib_galois_keys *gk, uint64_t 
 /* *out = 1 if the key for g is present, else 0. */
 helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int32_t *out);
 
+/* ---------------------------------------------------------------- encoded plaintexts */
+
+/* A plaintext polynomial (as in helib_ctxt_encrypt) converted once to the engine's RNS/NTT form
+ * at `level` (1..L; 0 means the top level L). Immutable: reuse it across any number of
+ * multiplications and threads. */
+helib_status helib_ptxt_encode(helib_ptxt **out, const helib_context *ctx, const uint64_t *coeffs,
+                               size_t num_coeffs, uint32_t level);
+void helib_ptxt_free(helib_ptxt *pt);
+helib_status helib_ptxt_level(const helib_ptxt *pt, uint32_t *out);
+helib_status helib_ptxt_size_bytes(const helib_ptxt *pt, uint64_t *out);
+
 /* ---------------------------------------------------------------- ciphertexts */
 
 typedef struct helib_ctxt_info {
@@ -157,6 +169,12 @@ helib_status helib_ctxt_add_poly(helib_ctxt *a, const uint64_t *coeffs, size_t n
 helib_status helib_ctxt_mul_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
 /* a <- a * b, relinearized with pk's relinearization key. Operands are first switched down
  * to the level where their noise is near the modulus-switching floor (HElib's rule). */
+/* a <- a * pt, a + pt, a - pt for an encoded plaintext. A ciphertext above the encoding's level
+ * is switched down to it; one below uses the encoding's lower rows. Adding needs a ciphertext
+ * whose plaintext factor is 1 (fresh, or only added to / multiplied by plaintexts). */
+helib_status helib_ctxt_mul_ptxt(helib_ctxt *a, const helib_ptxt *pt);
+helib_status helib_ctxt_add_ptxt(helib_ctxt *a, const helib_ptxt *pt);
+helib_status helib_ctxt_sub_ptxt(helib_ctxt *a, const helib_ptxt *pt);
 helib_status helib_ctxt_mul(helib_ctxt *a, const helib_ctxt *b, const helib_pubkey *pk);
 helib_status helib_ctxt_square(helib_ctxt *a, const helib_pubkey *pk);
 /* BGV modulus switching: drop the top prime (or down to `level` primes). The decrypted

@@ -23,6 +23,9 @@ struct helib_pubkey {
 struct helib_ctxt {
     helib::Ctxt c;
 };
+struct helib_ptxt {
+    std::shared_ptr<const helib::EncodedPtxt> pt;
+};
 struct helib_galois_keys {
     std::shared_ptr<const helib::GaloisKeys> gk;
 };
@@ -380,6 +383,59 @@ helib_status helib_ctxt_apply_galois_many(const helib_ctxt* a, const uint64_t* e
         handles.reserve(count);
         for (auto& r : results) handles.push_back(std::unique_ptr<helib_ctxt>(new helib_ctxt{std::move(r)}));
         for (size_t i = 0; i < count; ++i) out[i] = handles[i].release();
+    });
+}
+
+helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
+                               size_t num_coeffs, uint32_t level) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        check_poly(coeffs, num_coeffs);
+        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
+        *out = new helib_ptxt{std::make_shared<const helib::EncodedPtxt>(ctx->ctx, coeffs, num_coeffs, lvl)};
+    });
+}
+
+void helib_ptxt_free(helib_ptxt* pt) { delete pt; }
+
+helib_status helib_ptxt_level(const helib_ptxt* pt, uint32_t* out) {
+    return guard([&] {
+        require(pt, "pt");
+        require(out, "out");
+        *out = static_cast<uint32_t>(pt->pt->level());
+    });
+}
+
+helib_status helib_ptxt_size_bytes(const helib_ptxt* pt, uint64_t* out) {
+    return guard([&] {
+        require(pt, "pt");
+        require(out, "out");
+        *out = pt->pt->size_bytes();
+    });
+}
+
+helib_status helib_ctxt_mul_ptxt(helib_ctxt* a, const helib_ptxt* pt) {
+    return guard([&] {
+        require(a, "a");
+        require(pt, "pt");
+        a->c.mul_ptxt(*pt->pt);
+    });
+}
+
+helib_status helib_ctxt_add_ptxt(helib_ctxt* a, const helib_ptxt* pt) {
+    return guard([&] {
+        require(a, "a");
+        require(pt, "pt");
+        a->c.add_ptxt(*pt->pt, false);
+    });
+}
+
+helib_status helib_ctxt_sub_ptxt(helib_ctxt* a, const helib_ptxt* pt) {
+    return guard([&] {
+        require(a, "a");
+        require(pt, "pt");
+        a->c.add_ptxt(*pt->pt, true);
     });
 }
 

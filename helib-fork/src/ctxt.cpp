@@ -343,6 +343,38 @@ void Ctxt::mul_poly(const u64* coeffs, size_t num) {
     log2_noise_ = norm == kNegInf ? 0.0 : clamp_noise(log2_noise_ + norm);
 }
 
+void Ctxt::check_ptxt(const EncodedPtxt& pt) {
+    if (pt.context() != ctx_) throw Mismatch("plaintext and ciphertext belong to different contexts");
+    if (pt.level() < level_) mod_switch_to(pt.level());
+}
+
+void Ctxt::mul_ptxt(const EncodedPtxt& pt) {
+    check_ptxt(pt);
+    const Context& ctx = *ctx_;
+    for (size_t r = 0; r < level_; ++r) {
+        const Barrett& br = ctx.ntt(r).barrett();
+        row_mul(c0_.row(r), c0_.row(r), pt.ntt().row(r), ctx.n(), br, ctx.simd());
+        row_mul(c1_.row(r), c1_.row(r), pt.ntt().row(r), ctx.n(), br, ctx.simd());
+    }
+    log2_noise_ = pt.log2_norm() == kNegInf ? 0.0 : clamp_noise(log2_noise_ + pt.log2_norm());
+}
+
+void Ctxt::add_ptxt(const EncodedPtxt& pt, bool subtract) {
+    check_ptxt(pt);
+    if (!NTL::IsOne(factor_))
+        throw InvalidArgument(
+            "adding a pre-encoded plaintext needs a ciphertext with plaintext factor 1; this one was "
+            "modulus-switched or multiplied (use add_poly, which rescales the plaintext)");
+    const Context& ctx = *ctx_;
+    for (size_t r = 0; r < level_; ++r) {
+        const u64 q = ctx.prime(r);
+        u64* x = c0_.row(r);
+        const u64* y = pt.ntt().row(r);
+        for (size_t k = 0; k < ctx.n(); ++k) x[k] = subtract ? sub_mod(x[k], y[k], q) : add_mod(x[k], y[k], q);
+    }
+    log2_noise_ = log2_add(log2_noise_, pt.log2_norm());
+}
+
 size_t Ctxt::natural_level() const {
     const Context& ctx = *ctx_;
     size_t l = level_;

@@ -23,6 +23,7 @@
 
 #include "context.h"
 #include "galois.h"
+#include "ptxt.h"
 #include "keys.h"
 #include "rns_poly.h"
 
@@ -53,6 +54,11 @@ public:
     void mul_const(const NTL::ZZ& k);
     void add_poly(const u64* coeffs, size_t num);
     void mul_poly(const u64* coeffs, size_t num);
+    // With a pre-encoded plaintext. The ciphertext must be at the encoding's level or above
+    // (it is switched down to it); a plaintext encoded at a higher level is used on its
+    // lower rows, which are the same residues.
+    void add_ptxt(const EncodedPtxt& pt, bool subtract);
+    void mul_ptxt(const EncodedPtxt& pt);
     void mul(const Ctxt& other, const PubKey& pk);
     void square(const PubKey& pk);
     void mod_switch_down();
@@ -71,6 +77,7 @@ private:
     void check_compatible(const Ctxt& other) const;
     void check_key(const PubKey& pk) const;
     void check_galois_keys(const GaloisKeys& keys) const;
+    void check_ptxt(const EncodedPtxt& pt);
     // Switches down while the noise stays at least 2 bits above the modulus-switching floor.
     size_t natural_level() const;
     void scale_by(const NTL::ZZ& r);  // multiply by r without touching `factor`
