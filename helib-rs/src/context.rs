@@ -60,8 +60,8 @@ impl Context {
     /// the ciphertext modulus. The number of key-switching digits is the smallest (from
     /// [`DEFAULT_KS_DIGITS`] up) that passes the 128-bit gate: more digits mean fewer special
     /// primes, so more of the security budget goes to the ciphertext modulus, at the price of
-    /// a larger relinearization key. For example `N = 32768` accepts up to 13 primes
-    /// (`ciphertext_bits = 760`, 13 digits); `N = 65536` about 1600 bits.
+    /// a larger relinearization key. For example at `N = 32768` a 550-bit chain passes with
+    /// 3 digits and a 760-bit chain with 8; at `N = 65536` about 1600 bits fit.
     ///
     /// Fails with [`Error::InsecureParameters`] when no digit count reaches 128 bits.
     #[cfg(feature = "bn254")]
