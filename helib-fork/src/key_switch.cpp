@@ -51,6 +51,20 @@ struct DigitLift {
     }
 };
 
+// o0 (+)= x * key.b[j], o1 (+)= x * key.a[j] on the row of prime pi; `first` overwrites.
+void key_product_row(const Context& ctx, const KeySwitchKey& key, size_t j, size_t pi, const u64* x,
+                     bool first, u64* o0, u64* o1) {
+    const Barrett& br = ctx.ntt(pi).barrett();
+    const size_t n = ctx.n();
+    if (first) {
+        row_mul(o0, x, key.b[j].row(pi), n, br, ctx.simd());
+        row_mul(o1, x, key.a[j].row(pi), n, br, ctx.simd());
+    } else {
+        row_mul_add(o0, x, key.b[j].row(pi), n, br, ctx.simd());
+        row_mul_add(o1, x, key.a[j].row(pi), n, br, ctx.simd());
+    }
+}
+
 }  // namespace
 
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
@@ -111,8 +125,6 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     std::vector<u64> lifted(n);
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
-        const Barrett& br = ctx.ntt(pi).barrett();
-        u64 *o0 = acc0.row(r), *o1 = acc1.row(r);
         for (size_t d = 0; d < lifts.size(); ++d) {
             const u64* x;
             if (pi >= lifts[d].b && pi < lifts[d].e) {
@@ -122,15 +134,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
                 ctx.ntt(pi).forward(lifted.data());
                 x = lifted.data();
             }
-            const u64* kb = key.b[digit_of[d]].row(pi);
-            const u64* ka = key.a[digit_of[d]].row(pi);
-            if (d == 0) {
-                row_mul(o0, x, kb, n, br, ctx.simd());
-                row_mul(o1, x, ka, n, br, ctx.simd());
-            } else {
-                row_mul_add(o0, x, kb, n, br, ctx.simd());
-                row_mul_add(o1, x, ka, n, br, ctx.simd());
-            }
+            key_product_row(ctx, key, digit_of[d], pi, x, d == 0, acc0.row(r), acc1.row(r));
         }
     }
     mod_down(ctx, acc0, level, out0);
@@ -175,23 +179,13 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
     std::vector<u64> permuted(perm ? n : 0);
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
-        const Barrett& br = ctx.ntt(pi).barrett();
-        u64 *o0 = acc0.row(r), *o1 = acc1.row(r);
         for (size_t i = 0; i < d.digits.size(); ++i) {
             const u64* x = d.digits[i].row(r);
             if (perm) {
                 for (size_t k = 0; k < n; ++k) permuted[k] = x[(*perm)[k]];
                 x = permuted.data();
             }
-            const u64* kb = key.b[d.digit_of[i]].row(pi);
-            const u64* ka = key.a[d.digit_of[i]].row(pi);
-            if (i == 0) {
-                row_mul(o0, x, kb, n, br, ctx.simd());
-                row_mul(o1, x, ka, n, br, ctx.simd());
-            } else {
-                row_mul_add(o0, x, kb, n, br, ctx.simd());
-                row_mul_add(o1, x, ka, n, br, ctx.simd());
-            }
+            key_product_row(ctx, key, d.digit_of[i], pi, x, i == 0, acc0.row(r), acc1.row(r));
         }
     }
     mod_down(ctx, acc0, level, out0);

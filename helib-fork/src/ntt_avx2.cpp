@@ -81,29 +81,15 @@ HELIB_AVX2 void to_u64(u64* a, size_t n) {
 }
 
 // Stages with half-block t >= 4: plain vectors over x[j..j+4), y[j..j+4).
-HELIB_AVX2 void ct_stage_wide(double* a, size_t n, size_t m, size_t t, const double* w, const Consts& c) {
+template <bool kForward>
+HELIB_AVX2 void stage_wide(double* a, size_t m, size_t t, const double* w, const Consts& c) {
     for (size_t i = 0; i < m; ++i) {
         const __m256d wv = _mm256_set1_pd(w[m + i]);
         double* x = a + 2 * i * t;
         double* y = x + t;
         for (size_t j = 0; j < t; j += 4) {
             __m256d xv = _mm256_loadu_pd(x + j), yv = _mm256_loadu_pd(y + j);
-            ct(xv, yv, wv, c);
-            _mm256_storeu_pd(x + j, xv);
-            _mm256_storeu_pd(y + j, yv);
-        }
-    }
-    (void)n;
-}
-
-HELIB_AVX2 void gs_stage_wide(double* a, size_t m, size_t t, const double* w, const Consts& c) {
-    for (size_t i = 0; i < m; ++i) {
-        const __m256d wv = _mm256_set1_pd(w[m + i]);
-        double* x = a + 2 * i * t;
-        double* y = x + t;
-        for (size_t j = 0; j < t; j += 4) {
-            __m256d xv = _mm256_loadu_pd(x + j), yv = _mm256_loadu_pd(y + j);
-            gs(xv, yv, wv, c);
+            if (kForward) ct(xv, yv, wv, c); else gs(xv, yv, wv, c);
             _mm256_storeu_pd(x + j, xv);
             _mm256_storeu_pd(y + j, yv);
         }
@@ -147,7 +133,7 @@ HELIB_AVX2 void ntt_forward_avx2(u64* data, size_t n, double q, const double* w)
     size_t t = n;
     for (size_t m = 1; m < n / 4; m <<= 1) {
         t >>= 1;
-        ct_stage_wide(a, n, m, t, w, c);
+        stage_wide<true>(a, m, t, w, c);
     }
     tail_t2<true>(a, n, w, c);
     tail_t1<true>(a, n, w, c);
@@ -162,7 +148,7 @@ HELIB_AVX2 void ntt_inverse_avx2(u64* data, size_t n, double q, const double* w,
     tail_t2<false>(a, n, w, c);
     size_t t = 4;
     for (size_t m = n / 8; m >= 1; m >>= 1) {
-        gs_stage_wide(a, m, t, w, c);
+        stage_wide<false>(a, m, t, w, c);
         t <<= 1;
     }
     const __m256d ninv = _mm256_set1_pd(n_inv);
