@@ -16,62 +16,10 @@ use ark_std::UniformRand;
 use bigp_he::{negacyclic_mul, poly_add};
 use helib_rs::{Context, Ctxt, PubKey, SecKey};
 
-struct Options {
-    small: bool,
-    seed: u64,
-}
+use bigp_he::demo::DemoOptions as Options;
 
 fn main() -> ExitCode {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("{message}");
-            eprintln!("usage: arithmetic [--small] [--seed N]");
-            return ExitCode::from(2);
-        }
-    };
-    match run(&options) {
-        Ok(0) => {
-            println!("\nall checks passed");
-            ExitCode::SUCCESS
-        }
-        Ok(mismatches) => {
-            println!("\n{mismatches} check(s) MISMATCHED (seed {})", options.seed);
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn parse_args() -> Result<Options, String> {
-    let mut options = Options {
-        small: false,
-        seed: time_seed(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--small" => options.small = true,
-            "--seed" => {
-                let value = args.next().ok_or("--seed needs a number")?;
-                options.seed = value.parse().map_err(|_| format!("bad seed {value:?}"))?;
-            }
-            "-h" | "--help" => return Err("big-plaintext BGV tour".into()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(options)
-}
-
-/// A demo seed that changes from run to run; printed so any run can be repeated.
-fn time_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
+    bigp_he::demo::main("arithmetic", "big-plaintext BGV tour", run)
 }
 
 fn build_context(small: bool) -> helib_rs::Result<Context> {

@@ -21,62 +21,10 @@ use helib_rs::{BatchEncoder, Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Sec
 /// Row rotations the keys are generated for (left for positive, right for negative).
 const STEPS: [i64; 6] = [1, 2, 4, 8, -1, -5];
 
-struct Options {
-    small: bool,
-    seed: u64,
-}
+use bigp_he::demo::DemoOptions as Options;
 
 fn main() -> ExitCode {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("{message}");
-            eprintln!("usage: rotation [--small] [--seed N]");
-            return ExitCode::from(2);
-        }
-    };
-    match run(&options) {
-        Ok(0) => {
-            println!("\nall checks passed");
-            ExitCode::SUCCESS
-        }
-        Ok(mismatches) => {
-            println!("\n{mismatches} check(s) MISMATCHED (seed {})", options.seed);
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn parse_args() -> Result<Options, String> {
-    let mut options = Options {
-        small: false,
-        seed: time_seed(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--small" => options.small = true,
-            "--seed" => {
-                let value = args.next().ok_or("--seed needs a number")?;
-                options.seed = value.parse().map_err(|_| format!("bad seed {value:?}"))?;
-            }
-            "-h" | "--help" => return Err("encrypted slot rotations".into()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(options)
-}
-
-/// A demo seed that changes from run to run; printed so any run can be repeated.
-fn time_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
+    bigp_he::demo::main("rotation", "encrypted slot rotations", run)
 }
 
 fn build_context(small: bool) -> helib_rs::Result<Context> {

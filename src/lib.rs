@@ -1,7 +1,10 @@
 //! Helpers shared by the `bigp-he` examples and benchmarks.
 //!
 //! Everything here is plain (unencrypted) reference arithmetic over a prime field, used to
-//! check what the homomorphic operations of `helib-rs` compute.
+//! check what the homomorphic operations of `helib-rs` compute, and the command line of the
+//! example tours ([`demo`]).
+
+pub mod demo;
 
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
