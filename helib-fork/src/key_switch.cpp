@@ -65,6 +65,14 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, size_t j, size
     }
 }
 
+// The chain rows of c (NTT form) as coefficients: the input of the digit decomposition.
+RnsPoly coefficient_form(const Context& ctx, const RnsPoly& c, size_t level) {
+    RnsPoly out = c;
+    out.truncate(level);
+    ntt_inverse(ctx, chain_basis(ctx, level), out);
+    return out;
+}
+
 }  // namespace
 
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
@@ -103,11 +111,8 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
                 RnsPoly& out0, RnsPoly& out1) {
     const size_t n = ctx.n();
-    const Basis chain = chain_basis(ctx, level);
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly scaled = c;
-    scaled.truncate(level);
-    ntt_inverse(ctx, chain, scaled);
+    RnsPoly scaled = coefficient_form(ctx, c, level);
 
     std::vector<DigitLift> lifts;
     std::vector<size_t> digit_of;
@@ -143,11 +148,8 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
 
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
     const size_t n = ctx.n();
-    const Basis chain = chain_basis(ctx, level);
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly scaled = c;
-    scaled.truncate(level);
-    ntt_inverse(ctx, chain, scaled);
+    RnsPoly scaled = coefficient_form(ctx, c, level);
     Decomposition d;
     d.level = level;
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
