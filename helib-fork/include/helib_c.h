@@ -52,6 +52,7 @@ typedef struct helib_pubkey helib_pubkey;
 typedef struct helib_ctxt helib_ctxt;
 typedef struct helib_galois_keys helib_galois_keys;
 typedef struct helib_ptxt helib_ptxt;
+typedef struct helib_sparse_encoder helib_sparse_encoder;
 
 /* The calling thread's message for its last failed call ("" if none). Valid until the next
  * failing call on the same thread. */
@@ -128,6 +129,17 @@ helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int3
 helib_status helib_ptxt_encode(helib_ptxt **out, const helib_context *ctx, const uint64_t *coeffs,
                                size_t num_coeffs, uint32_t level);
 void helib_ptxt_free(helib_ptxt *pt);
+
+/* Tables for encoding sparse plaintexts sum_i c_i X^(i N / len) (len a power of two in 2..N) at
+ * `level` (0 = top). A slot vector that repeats with period len/2 in both rows encodes to such a
+ * polynomial; its encoding costs a size-len transform per prime instead of size N, and it is
+ * stored in len words per prime. Immutable; share across threads. */
+helib_status helib_sparse_encoder_new(helib_sparse_encoder **out, const helib_context *ctx, size_t len,
+                                      uint32_t level);
+void helib_sparse_encoder_free(helib_sparse_encoder *enc);
+/* coeffs: len values of plaintext_limbs limbs each (helib_context_info), all below p. */
+helib_status helib_ptxt_encode_sparse(helib_ptxt **out, const helib_sparse_encoder *enc,
+                                      const uint64_t *coeffs);
 helib_status helib_ptxt_level(const helib_ptxt *pt, uint32_t *out);
 helib_status helib_ptxt_size_bytes(const helib_ptxt *pt, uint64_t *out);
 
@@ -184,6 +196,11 @@ helib_status helib_ctxt_mod_switch_to(helib_ctxt *a, uint32_t level);
 
 /* a <- sigma_g(a), key-switched back to the secret key (g = 1: unchanged). A missing key is
  * HELIB_ERR_MISSING_KEY naming g. */
+/* *out = sum_i cts[i] * pts[i] (count >= 1). The ciphertexts share one context, key, level and
+ * plaintext factor (as rotations of one ciphertext do); each plaintext is at that level or above. */
+helib_status helib_ctxt_inner_product(helib_ctxt **out, const helib_ctxt *const *cts,
+                                      const helib_ptxt *const *pts, size_t count);
+
 helib_status helib_ctxt_apply_galois(helib_ctxt *a, uint64_t g, const helib_galois_keys *gk);
 /* Hoisted: out[i] = sigma_{elements[i]}(a) for i < count, sharing one digit decomposition.
  * Either every out[i] is set (free each) or, on failure, none is. */

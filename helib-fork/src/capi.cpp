@@ -29,6 +29,9 @@ struct helib_ptxt {
 struct helib_galois_keys {
     std::shared_ptr<const helib::GaloisKeys> gk;
 };
+struct helib_sparse_encoder {
+    std::shared_ptr<const helib::SparseTables> tables;
+};
 
 namespace {
 
@@ -397,6 +400,27 @@ helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const
     });
 }
 
+helib_status helib_sparse_encoder_new(helib_sparse_encoder** out, const helib_context* ctx, size_t len,
+                                      uint32_t level) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
+        *out = new helib_sparse_encoder{std::make_shared<const helib::SparseTables>(ctx->ctx, len, lvl)};
+    });
+}
+
+void helib_sparse_encoder_free(helib_sparse_encoder* enc) { delete enc; }
+
+helib_status helib_ptxt_encode_sparse(helib_ptxt** out, const helib_sparse_encoder* enc, const uint64_t* coeffs) {
+    return guard([&] {
+        require(out, "out");
+        require(enc, "enc");
+        require(coeffs, "coeffs");
+        *out = new helib_ptxt{std::make_shared<const helib::EncodedPtxt>(*enc->tables, coeffs)};
+    });
+}
+
 void helib_ptxt_free(helib_ptxt* pt) { delete pt; }
 
 helib_status helib_ptxt_level(const helib_ptxt* pt, uint32_t* out) {
@@ -436,6 +460,26 @@ helib_status helib_ctxt_sub_ptxt(helib_ctxt* a, const helib_ptxt* pt) {
         require(a, "a");
         require(pt, "pt");
         a->c.add_ptxt(*pt->pt, true);
+    });
+}
+
+helib_status helib_ctxt_inner_product(helib_ctxt** out, const helib_ctxt* const* cts,
+                                      const helib_ptxt* const* pts, size_t count) {
+    return guard([&] {
+        require(out, "out");
+        if (count > 0) {
+            require(cts, "cts");
+            require(pts, "pts");
+        }
+        std::vector<const helib::Ctxt*> c(count);
+        std::vector<const helib::EncodedPtxt*> p(count);
+        for (size_t i = 0; i < count; ++i) {
+            require(cts[i], "cts[i]");
+            require(pts[i], "pts[i]");
+            c[i] = &cts[i]->c;
+            p[i] = pts[i]->pt.get();
+        }
+        *out = new helib_ctxt{helib::Ctxt::inner_product(c, p)};
     });
 }
 

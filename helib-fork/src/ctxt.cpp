@@ -351,10 +351,12 @@ void Ctxt::check_ptxt(const EncodedPtxt& pt) {
 void Ctxt::mul_ptxt(const EncodedPtxt& pt) {
     check_ptxt(pt);
     const Context& ctx = *ctx_;
+    RnsPoly expanded;
+    const RnsPoly& rows = pt.log_repeat() == 0 ? pt.stored() : (expanded = pt.full());
     for (size_t r = 0; r < level_; ++r) {
         const Barrett& br = ctx.ntt(r).barrett();
-        row_mul(c0_.row(r), c0_.row(r), pt.ntt().row(r), ctx.n(), br, ctx.simd());
-        row_mul(c1_.row(r), c1_.row(r), pt.ntt().row(r), ctx.n(), br, ctx.simd());
+        row_mul(c0_.row(r), c0_.row(r), rows.row(r), ctx.n(), br, ctx.simd());
+        row_mul(c1_.row(r), c1_.row(r), rows.row(r), ctx.n(), br, ctx.simd());
     }
     log2_noise_ = pt.log2_norm() == kNegInf ? 0.0 : clamp_noise(log2_noise_ + pt.log2_norm());
 }
@@ -366,13 +368,64 @@ void Ctxt::add_ptxt(const EncodedPtxt& pt, bool subtract) {
             "adding a pre-encoded plaintext needs a ciphertext with plaintext factor 1; this one was "
             "modulus-switched or multiplied (use add_poly, which rescales the plaintext)");
     const Context& ctx = *ctx_;
+    RnsPoly expanded;
+    const RnsPoly& rows = pt.log_repeat() == 0 ? pt.stored() : (expanded = pt.full());
     for (size_t r = 0; r < level_; ++r) {
         const u64 q = ctx.prime(r);
         u64* x = c0_.row(r);
-        const u64* y = pt.ntt().row(r);
+        const u64* y = rows.row(r);
         for (size_t k = 0; k < ctx.n(); ++k) x[k] = subtract ? sub_mod(x[k], y[k], q) : add_mod(x[k], y[k], q);
     }
     log2_noise_ = log2_add(log2_noise_, pt.log2_norm());
+}
+
+Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<const EncodedPtxt*>& pts) {
+    if (cts.empty()) throw InvalidArgument("inner product of zero terms");
+    if (cts.size() != pts.size())
+        throw InvalidArgument("inner product needs as many plaintexts as ciphertexts (" +
+                              std::to_string(cts.size()) + " vs " + std::to_string(pts.size()) + ")");
+    const Ctxt& first = *cts[0];
+    const Context& ctx = *first.ctx_;
+    double log2_noise = kNegInf;
+    for (size_t i = 0; i < cts.size(); ++i) {
+        const Ctxt& c = *cts[i];
+        c.check_compatible(first);
+        if (c.level_ != first.level_ || c.factor_ != first.factor_)
+            throw InvalidArgument("inner product terms must share one level and plaintext factor (term " +
+                                  std::to_string(i) + " differs)");
+        if (pts[i]->context() != first.ctx_)
+            throw Mismatch("plaintext " + std::to_string(i) + " belongs to a different context");
+        if (pts[i]->level() < first.level_)
+            throw InvalidArgument("plaintext " + std::to_string(i) + " is encoded below the ciphertexts' level");
+        if (pts[i]->log2_norm() != kNegInf) log2_noise = log2_add(log2_noise, c.log2_noise_ + pts[i]->log2_norm());
+    }
+    Ctxt out(first.ctx_, first.key_id_, first.level_);
+    out.factor_ = first.factor_;
+    out.c0_ = RnsPoly(out.level_, ctx.n());
+    out.c1_ = RnsPoly(out.level_, ctx.n());
+    out.log2_noise_ = log2_noise == kNegInf ? 0.0 : clamp_noise(log2_noise);
+    // Chunks small enough that both accumulators and the expanded plaintext stay in L1.
+    constexpr size_t kChunk = 1024;
+    std::vector<u64> pt_buf(kChunk);
+    for (size_t r = 0; r < out.level_; ++r) {
+        const Barrett& br = ctx.ntt(r).barrett();
+        for (size_t begin = 0; begin < ctx.n(); begin += kChunk) {
+            const size_t len = std::min(kChunk, ctx.n() - begin);
+            u64* acc0 = out.c0_.row(r) + begin;
+            u64* acc1 = out.c1_.row(r) + begin;
+            for (size_t i = 0; i < cts.size(); ++i) {
+                const EncodedPtxt& pt = *pts[i];
+                const u64* y = pt.stored().row(r) + begin;
+                if (pt.log_repeat() != 0) {
+                    pt.expand(r, begin, len, pt_buf.data());
+                    y = pt_buf.data();
+                }
+                row_mul_add(acc0, cts[i]->c0_.row(r) + begin, y, len, br, ctx.simd());
+                row_mul_add(acc1, cts[i]->c1_.row(r) + begin, y, len, br, ctx.simd());
+            }
+        }
+    }
+    return out;
 }
 
 size_t Ctxt::natural_level() const {

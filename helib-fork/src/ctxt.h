@@ -59,6 +59,9 @@ public:
     // lower rows, which are the same residues.
     void add_ptxt(const EncodedPtxt& pt, bool subtract);
     void mul_ptxt(const EncodedPtxt& pt);
+    // sum_i cts[i] * pts[i]: one pass per prime with the products accumulated in place. All
+    // ciphertexts share one level and plaintext factor; each plaintext is at that level or above.
+    static Ctxt inner_product(const std::vector<const Ctxt*>& cts, const std::vector<const EncodedPtxt*>& pts);
     void mul(const Ctxt& other, const PubKey& pk);
     void square(const PubKey& pk);
     void mod_switch_down();

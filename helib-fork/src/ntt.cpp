@@ -29,12 +29,12 @@ u64 primitive_root_2n(u64 q, size_t n) {
 
 }  // namespace
 
-NttTable::NttTable(u64 q, size_t n) : q_(q), n_(n), log_n_(0), barrett_(q) {
+NttTable::NttTable(u64 q, size_t n) : NttTable(q, n, primitive_root_2n(q, n)) {}
+
+NttTable::NttTable(u64 q, size_t n, u64 psi) : q_(q), psi_(psi), n_(n), log_n_(0), barrett_(q) {
     if (q >= (1ULL << 62)) throw std::invalid_argument("NTT prime must be below 2^62");
     while ((size_t(1) << log_n_) < n) ++log_n_;
     if ((size_t(1) << log_n_) != n) throw std::invalid_argument("NTT size must be a power of two");
-
-    const u64 psi = primitive_root_2n(q, n);
     const u64 psi_inv = inv_mod(psi, q);
     root_pow_.resize(n);
     root_pow_shoup_.resize(n);

@@ -20,8 +20,13 @@ constexpr u64 kSimdPrimeBound = u64(1) << 50;
 
 class NttTable {
 public:
+    // Tables for the smallest primitive 2n-th root of unity mod q (deterministic per (q, n)).
     NttTable(u64 q, size_t n);
+    // Tables for the given primitive 2n-th root psi (the caller checks its order); used for a
+    // size-n transform that must agree with a larger one, psi = psi_big^(N/n).
+    NttTable(u64 q, size_t n, u64 psi);
 
+    u64 psi() const { return psi_; }
     u64 modulus() const { return q_; }
     size_t size() const { return n_; }
     const Barrett& barrett() const { return barrett_; }
@@ -40,6 +45,7 @@ private:
     void inverse_block(u64* a, size_t m, size_t i, size_t t) const;
 
     u64 q_;
+    u64 psi_;
     size_t n_;
     int log_n_;
     Barrett barrett_;

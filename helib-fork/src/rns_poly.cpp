@@ -65,7 +65,12 @@ RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, cons
 
 RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
                             std::vector<double>* centered) {
-    const size_t n = ctx.n(), w = ctx.p_limbs();
+    return plaintext_rows(ctx, coeffs, num, ctx.n(), basis, centered);
+}
+
+RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
+                       std::vector<double>* centered) {
+    const size_t w = ctx.p_limbs();
     if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
     const std::vector<u64>& p = ctx.p_limb_vec();
     std::vector<u64> half(w);

@@ -54,6 +54,10 @@ RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, cons
 RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
                             std::vector<double>* centered);
 
+// As plaintext_to_coeffs with rows of n <= N words (n >= num), for a polynomial of degree < n.
+RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
+                       std::vector<double>* centered);
+
 // Elementwise a += b, a -= b, a = -a, a *= b, a += b * c over the basis (NTT form).
 void add_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);
 void sub_inplace(const Context& ctx, const Basis& basis, RnsPoly& a, const RnsPoly& b);

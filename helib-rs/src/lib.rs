@@ -24,6 +24,11 @@
 //!   ([`Ctxt::swap_rows`]). Only the requested keys are generated; a missing one is
 //!   [`Error::MissingKey`], naming the step.
 //!
+//! - [`EncodedPtxt`]: a plaintext converted once to the engine's form, for fast
+//!   ciphertext-plaintext products ([`Ctxt::mul_ptxt`], [`Ctxt::inner_product`]); packed
+//!   vectors go in and out with [`PubKey::encrypt_slots`] and [`SecKey::decrypt_slots`].
+//! - [`PeriodicEncoder`]: cheap encodings of slot vectors that repeat along the rows.
+//!
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
 //! different contexts or keys are never combined silently ([`Error::Mismatch`]).
 //!
@@ -69,6 +74,9 @@ mod galois;
 mod keys;
 mod ntt_field;
 mod ops;
+mod periodic;
+mod ptxt;
+mod slots;
 
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
@@ -76,3 +84,5 @@ pub use encoder::BatchEncoder;
 pub use error::{Error, Result};
 pub use galois::{GaloisKeys, GaloisSteps};
 pub use keys::{PubKey, SecKey};
+pub use periodic::PeriodicEncoder;
+pub use ptxt::EncodedPtxt;
