@@ -66,9 +66,15 @@ impl Context {
     /// Fails with [`Error::InsecureParameters`] when no digit count reaches 128 bits.
     #[cfg(feature = "bn254")]
     pub fn bn254(ring_degree: u64, ciphertext_bits: u32) -> Result<Context> {
+        Self::for_field::<ark_bn254::Fr>(ring_degree, ciphertext_bits)
+    }
+
+    /// As [`Context::bn254`] for any prime field `F`: the fewest key-switching digits that
+    /// reach 128-bit security, or [`Error::InsecureParameters`] if none does.
+    pub fn for_field<F: PrimeField>(ring_degree: u64, ciphertext_bits: u32) -> Result<Context> {
         let builder = ContextBuilder::new()
             .ring_degree(ring_degree)
-            .plaintext_field::<ark_bn254::Fr>()
+            .plaintext_field::<F>()
             .ciphertext_bits(ciphertext_bits);
         let first = builder.clone().ks_digits(DEFAULT_KS_DIGITS).build();
         let Err(Error::InsecureParameters(_)) = first else {

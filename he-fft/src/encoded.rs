@@ -1,0 +1,174 @@
+//! [`EncodedTransform`]: the plaintext side of a transform, encoded once or on demand.
+
+use std::fmt;
+
+use ark_ff::PrimeField;
+use helib_rs::{Context, EncodedPtxt, PeriodicEncoder, Result};
+use rayon::prelude::*;
+
+use crate::plan::Term;
+use crate::{Matrix, TransformPlan};
+
+/// Whether the BSGS diagonals are kept encoded between executions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagonalCache {
+    /// Encode every diagonal once, up front, and keep it (fastest repeated execution).
+    Always,
+    /// Encode each diagonal when a giant step needs it and drop it right after (least memory).
+    Never,
+    /// Cache if the encodings take at most this many bytes, else encode on demand.
+    UpTo(u64),
+}
+
+impl Default for DiagonalCache {
+    /// Cache up to 2 GiB.
+    fn default() -> Self {
+        DiagonalCache::UpTo(2 << 30)
+    }
+}
+
+/// The matrix of a [`TransformPlan`] prepared for execution: a [`PeriodicEncoder`] for the
+/// row period (so a diagonal of a short vector costs a short transform and little memory)
+/// and, depending on the [`DiagonalCache`] policy, every diagonal already encoded.
+///
+/// Diagonals are data-independent: build this once per matrix and reuse it for every input.
+pub struct EncodedTransform<F: PrimeField> {
+    matrix: Matrix<F>,
+    encoder: PeriodicEncoder<F>,
+    baby: usize,
+    giant: usize,
+    terms: Vec<Term>,
+    cache: Option<Vec<EncodedPtxt>>,
+}
+
+impl<F: PrimeField> EncodedTransform<F> {
+    /// Prepares `matrix` (of the plan's dimension) for `plan` on `ctx`; encodes all diagonals
+    /// now (in parallel) if `cache` says so.
+    pub fn new(
+        ctx: &Context,
+        plan: &TransformPlan,
+        matrix: Matrix<F>,
+        cache: DiagonalCache,
+    ) -> Result<Self> {
+        if matrix.dim() != plan.layout().len() {
+            return Err(helib_rs::Error::InvalidArgument(format!(
+                "the matrix is {0}x{0} but the plan is for dimension {1}",
+                matrix.dim(),
+                plan.layout().len()
+            )));
+        }
+        let d = plan.layout().row_period();
+        let encoder = PeriodicEncoder::new(ctx, d, None)?;
+        let mut t = EncodedTransform {
+            matrix,
+            encoder,
+            baby: plan.baby_steps(),
+            giant: plan.giant_steps(),
+            terms: plan.terms().to_vec(),
+            cache: None,
+        };
+        let wanted = match cache {
+            DiagonalCache::Always => true,
+            DiagonalCache::Never => false,
+            DiagonalCache::UpTo(limit) => t.estimated_cache_bytes(ctx) <= limit,
+        };
+        if wanted {
+            let count = t.terms.len() * t.giant * t.baby;
+            let all: Result<Vec<EncodedPtxt>> = (0..count)
+                .into_par_iter()
+                .map(|i| {
+                    let (tg, b) = (i / t.baby, i % t.baby);
+                    t.encode_diagonal(tg / t.giant, tg % t.giant, b)
+                })
+                .collect();
+            t.cache = Some(all?);
+        }
+        Ok(t)
+    }
+
+    /// Whether this encoding was built for `plan`'s shape.
+    pub(crate) fn fits(&self, plan: &TransformPlan) -> bool {
+        self.baby == plan.baby_steps()
+            && self.giant == plan.giant_steps()
+            && self.terms == plan.terms()
+    }
+
+    /// Whether all diagonals are held encoded.
+    pub fn is_cached(&self) -> bool {
+        self.cache.is_some()
+    }
+
+    /// Memory held by cached diagonals, in bytes (0 when encoding on demand).
+    pub fn cache_bytes(&self) -> u64 {
+        self.cache
+            .as_ref()
+            .map_or(0, |c| c.iter().map(EncodedPtxt::size_bytes).sum())
+    }
+
+    /// What caching every diagonal would take: `2d` words per chain prime per diagonal.
+    pub fn estimated_cache_bytes(&self, ctx: &Context) -> u64 {
+        let d = self.encoder.period() as u64;
+        let per = 2 * d * u64::from(ctx.num_ctxt_primes()) * 8;
+        per * (self.terms.len() * self.giant * self.baby) as u64
+    }
+
+    /// The diagonals giant step `g` of block product `term` multiplies the baby steps by
+    /// (borrowed from the cache or encoded now).
+    pub(crate) fn diagonals(&self, term: usize, g: usize) -> Result<Diagonals<'_>> {
+        match &self.cache {
+            Some(all) => {
+                let first = (term * self.giant + g) * self.baby;
+                Ok(Diagonals::Cached(&all[first..first + self.baby]))
+            }
+            None => (0..self.baby)
+                .map(|b| self.encode_diagonal(term, g, b))
+                .collect::<Result<Vec<_>>>()
+                .map(Diagonals::Fresh),
+        }
+    }
+
+    /// diag'(g, b) for one block product: slot `j` of row `i` is entry
+    /// `(R_i + (j - g n1) mod d, C_i + (j + b) mod d)` of the matrix.
+    fn encode_diagonal(&self, term: usize, g: usize, b: usize) -> Result<EncodedPtxt> {
+        let d = self.encoder.period();
+        let shift = d - (g * self.baby) % d;
+        let blocks = self.terms[term].blocks;
+        let row = |i: usize| -> Vec<F> {
+            let (r0, c0) = blocks[i];
+            (0..d)
+                .map(|j| self.matrix.entry(r0 + (j + shift) % d, c0 + (j + b) % d))
+                .collect()
+        };
+        let row0 = row(0);
+        if blocks[1] == blocks[0] {
+            self.encoder.encode(&row0, &row0)
+        } else {
+            self.encoder.encode(&row0, &row(1))
+        }
+    }
+}
+
+impl<F: PrimeField> fmt::Debug for EncodedTransform<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EncodedTransform")
+            .field("dim", &self.matrix.dim())
+            .field("cached", &self.is_cached())
+            .field("cache_bytes", &self.cache_bytes())
+            .finish()
+    }
+}
+
+/// The `n1` diagonals of one giant step.
+pub(crate) enum Diagonals<'a> {
+    Cached(&'a [EncodedPtxt]),
+    Fresh(Vec<EncodedPtxt>),
+}
+
+impl Diagonals<'_> {
+    pub(crate) fn as_slice(&self) -> &[EncodedPtxt] {
+        match self {
+            Diagonals::Cached(s) => s,
+            Diagonals::Fresh(v) => v,
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Execution of a [`TransformPlan`] on ciphertexts.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ark_ff::PrimeField;
+use helib_rs::{Ctxt, EncodedPtxt, Error, GaloisKeys, Result};
+use rayon::prelude::*;
+
+use crate::{EncodedTransform, TransformPlan};
+
+/// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+impl TransformPlan {
+    /// `y = M x` for the encrypted `x` (laid out as [`layout`](Self::layout) says, one
+    /// ciphertext per [`Layout::num_ciphertexts`](crate::Layout::num_ciphertexts)).
+    ///
+    /// Runs on the current rayon pool: baby steps in parallel chunks (each chunk hoisted),
+    /// giant-step chains in parallel, and nothing nested, so a pool of `T` threads keeps `T`
+    /// cores busy and no more.
+    ///
+    /// Fails with [`Error::MissingKey`] (naming the step) before any work if `gk` lacks a key
+    /// of [`galois_steps`](Self::galois_steps), and with [`Error::InvalidLength`] for the
+    /// wrong number of ciphertexts.
+    pub fn execute<F: PrimeField>(
+        &self,
+        encoded: &EncodedTransform<F>,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+    ) -> Result<Vec<Ctxt>> {
+        self.execute_with_progress(encoded, gk, x, &|_, _| {})
+    }
+
+    /// [`execute`](Self::execute) with a progress callback.
+    pub fn execute_with_progress<F: PrimeField>(
+        &self,
+        encoded: &EncodedTransform<F>,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let k = self.layout().num_ciphertexts();
+        if x.len() != k {
+            return Err(Error::InvalidLength(format!(
+                "this transform takes {k} ciphertext(s), got {}",
+                x.len()
+            )));
+        }
+        if !encoded.fits(self) {
+            return Err(Error::InvalidArgument(
+                "the encoded transform was built for a different plan (size or BSGS shape)".into(),
+            ));
+        }
+        self.check_keys(gk)?;
+        let babies = self.baby_steps_of(x, gk)?;
+
+        let total = k * self.giant_steps();
+        let done = AtomicUsize::new(0);
+        let jobs: Vec<(usize, usize)> = (0..k)
+            .flat_map(|a| (0..self.chains().len()).map(move |c| (a, c)))
+            .collect();
+        let partial: Vec<(usize, Ctxt)> = jobs
+            .par_iter()
+            .map(|&(a, c)| {
+                let ct = self.chain(encoded, gk, &babies, a, c, &|| {
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total)
+                })?;
+                Ok((a, ct))
+            })
+            .collect::<Result<_>>()?;
+
+        let mut out: Vec<Option<Ctxt>> = (0..k).map(|_| None).collect();
+        for (a, ct) in partial {
+            match &mut out[a] {
+                Some(acc) => acc.add_assign(&ct)?,
+                slot => *slot = Some(ct),
+            }
+        }
+        out.into_iter()
+            .map(|c| {
+                c.ok_or_else(|| Error::Internal("a transform output received no giant step".into()))
+            })
+            .collect()
+    }
+
+    fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
+        let steps = self.galois_steps();
+        if let Some(&k) = steps.requested_steps().iter().find(|&&k| !gk.has_step(k)) {
+            return Err(Error::MissingKey(format!(
+                "no Galois key for the row rotation by {k}, which this transform needs; \
+                 generate the keys from TransformPlan::galois_steps()"
+            )));
+        }
+        if steps.includes_row_swap() && !gk.has_row_swap() {
+            return Err(Error::MissingKey(
+                "no Galois key for the row swap, which this transform needs; generate the keys \
+                 from TransformPlan::galois_steps()"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `rot(b, input)` for b < n1, for every (input, swapped) variant the block products read.
+    fn baby_steps_of(&self, x: &[Ctxt], gk: &GaloisKeys) -> Result<Vec<Vec<Ctxt>>> {
+        let bases: Vec<Ctxt> = self
+            .inputs()
+            .par_iter()
+            .map(|&(i, swapped)| {
+                let mut c = x[i].try_clone()?;
+                if swapped {
+                    c.swap_rows(gk)?;
+                }
+                Ok(c)
+            })
+            .collect::<Result<_>>()?;
+        let n1 = self.baby_steps();
+        // One hoisted call per (variant, chunk); a chunk per thread per variant keeps the
+        // pool busy while each chunk still shares its digit decomposition.
+        let chunks = rayon::current_num_threads().clamp(1, n1.max(2) - 1);
+        let steps: Vec<i64> = (1..n1 as i64).collect();
+        let per_chunk = steps.len().div_ceil(chunks).max(1);
+        let jobs: Vec<(usize, &[i64])> = (0..bases.len())
+            .flat_map(|v| steps.chunks(per_chunk).map(move |s| (v, s)))
+            .collect();
+        let rotated: Vec<Vec<Ctxt>> = jobs
+            .par_iter()
+            .map(|&(v, s)| bases[v].rotate_rows_many(s, gk))
+            .collect::<Result<_>>()?;
+        let mut out: Vec<Vec<Ctxt>> = bases.into_iter().map(|b| vec![b]).collect();
+        for ((v, _), r) in jobs.iter().zip(rotated) {
+            out[*v].extend(r);
+        }
+        Ok(out)
+    }
+
+    /// Horner over chain `c`'s giant steps for output `a`, then the chain's offset rotation.
+    fn chain<F: PrimeField>(
+        &self,
+        encoded: &EncodedTransform<F>,
+        gk: &GaloisKeys,
+        babies: &[Vec<Ctxt>],
+        a: usize,
+        c: usize,
+        step_done: &(dyn Fn() + Sync),
+    ) -> Result<Ctxt> {
+        let range = self.chains()[c].clone();
+        let n1 = self.baby_steps() as i64;
+        let mut acc: Option<Ctxt> = None;
+        for g in range.clone().rev() {
+            let inner = self.giant_inner(encoded, babies, a, g)?;
+            acc = Some(match acc {
+                None => inner,
+                Some(mut x) => {
+                    x.rotate_rows(n1, gk)?;
+                    x.add_assign(&inner)?;
+                    x
+                }
+            });
+            step_done();
+        }
+        let mut acc = acc.ok_or_else(|| Error::Internal("empty giant-step chain".into()))?;
+        if range.start > 0 {
+            acc.rotate_rows(range.start as i64 * n1, gk)?;
+        }
+        Ok(acc)
+    }
+
+    /// sum over block products into output `a` and baby steps b of diag'(g, b) * rot(b, input).
+    fn giant_inner<F: PrimeField>(
+        &self,
+        encoded: &EncodedTransform<F>,
+        babies: &[Vec<Ctxt>],
+        a: usize,
+        g: usize,
+    ) -> Result<Ctxt> {
+        let mut held = Vec::new();
+        let mut cts: Vec<&Ctxt> = Vec::new();
+        for (t, term) in self
+            .terms()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.output == a)
+        {
+            let v = self
+                .inputs()
+                .iter()
+                .position(|&i| i == (term.input, term.swapped))
+                .ok_or_else(|| Error::Internal("block product without its input".into()))?;
+            cts.extend(babies[v].iter());
+            held.push(encoded.diagonals(t, g)?);
+        }
+        let pts: Vec<&EncodedPtxt> = held.iter().flat_map(|d| d.as_slice().iter()).collect();
+        Ctxt::inner_product(&cts, &pts)
+    }
+}

@@ -1,0 +1,181 @@
+//! [`Fft`]: the exact encrypted FFT and inverse FFT of ark-poly's radix-2 domains.
+
+use std::fmt;
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+
+use crate::{DiagonalCache, EncodedTransform, Matrix, PlanOptions, Progress, TransformPlan};
+
+/// Which transform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// `y_j = sum_k x_k w^(jk)`, as [`EvaluationDomain::fft`].
+    Forward,
+    /// `x_k = n^-1 sum_j y_j w^(-jk)`, as [`EvaluationDomain::ifft`].
+    Inverse,
+}
+
+/// The `n x n` DFT matrix of ark-poly's `Radix2EvaluationDomain` of size `n` (`w` its
+/// `group_gen`), or its inverse: entry `(r, c)` is `w^(rc)`, resp. `n^-1 w^(-rc)`.
+///
+/// Entries are looked up in a table of the `n` powers, so the matrix costs `n` field
+/// elements whatever its size.
+pub fn dft_matrix<F: FftField + PrimeField>(n: usize, direction: Direction) -> Result<Matrix<F>> {
+    let domain = Radix2EvaluationDomain::<F>::new(n)
+        .filter(|d| d.size() == n)
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "no radix-2 domain of size {n} in this field (needs a power of two up to 2^{})",
+                F::TWO_ADICITY
+            ))
+        })?;
+    let (root, scale) = match direction {
+        Direction::Forward => (domain.group_gen(), F::one()),
+        Direction::Inverse => (domain.group_gen_inv(), domain.size_inv()),
+    };
+    let mut powers = Vec::with_capacity(n);
+    let mut p = scale;
+    for _ in 0..n {
+        powers.push(p);
+        p *= root;
+    }
+    // r c mod n: both are below n <= 2^32 on any field we can encode, so r * c fits a u64.
+    Matrix::from_fn(n, move |r, c| {
+        powers[((r as u64 * c as u64) % n as u64) as usize]
+    })
+}
+
+/// Options of an [`Fft`].
+#[derive(Clone, Debug, Default)]
+pub struct FftOptions {
+    /// BSGS shape (baby steps, parallel chains).
+    pub plan: PlanOptions,
+    /// Whether the diagonals stay encoded between runs.
+    pub cache: DiagonalCache,
+}
+
+/// An exact encrypted FFT (or inverse FFT) of one size on one context: plan, encoded
+/// diagonals, and helpers to encrypt and decrypt vectors in the plan's layout.
+///
+/// The route is the BSGS diagonal method at one multiplicative level (see
+/// [`TransformPlan`]); the decrypted result equals ark-poly's `fft` / `ifft` exactly.
+///
+/// # Example
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+/// use he_fft::{Direction, Fft, FftOptions};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// // A toy ring (insecure, for the example's speed); see he_fft::fft_context for real ones.
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 16))
+///     .allow_insecure(true).build()?;
+/// let fft = Fft::<Fr>::new(&ctx, 16, Direction::Forward, &FftOptions::default())?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+///
+/// let x: Vec<Fr> = (0..16u64).map(Fr::from).collect();
+/// let y = fft.apply(&gk, &fft.encrypt(&pk, &x)?)?;
+/// let expected = Radix2EvaluationDomain::<Fr>::new(16).unwrap().fft(&x);
+/// assert_eq!(fft.decrypt(&sk, &y)?, expected);
+/// # Ok(())
+/// # }
+/// ```
+pub struct Fft<F: FftField + PrimeField> {
+    ctx: Context,
+    direction: Direction,
+    plan: TransformPlan,
+    encoded: EncodedTransform<F>,
+}
+
+impl<F: FftField + PrimeField> Fft<F> {
+    /// Plans and encodes the size-`n` transform (`n` a power of two) on `ctx`.
+    pub fn new(
+        ctx: &Context,
+        n: usize,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        let plan = TransformPlan::new(ctx, n, &options.plan)?;
+        let encoded = EncodedTransform::new(ctx, &plan, dft_matrix(n, direction)?, options.cache)?;
+        Ok(Fft {
+            ctx: ctx.clone(),
+            direction,
+            plan,
+            encoded,
+        })
+    }
+
+    /// The size `n`.
+    pub fn len(&self) -> usize {
+        self.plan.layout().len()
+    }
+
+    /// Always false (the smallest transform has size 1).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Forward or inverse.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The BSGS plan (layout, steps, levels, rotations).
+    pub fn plan(&self) -> &TransformPlan {
+        &self.plan
+    }
+
+    /// The encoded diagonals.
+    pub fn encoded(&self) -> &EncodedTransform<F> {
+        &self.encoded
+    }
+
+    /// The Galois keys [`apply`](Self::apply) needs, and no others.
+    pub fn galois_steps(&self) -> GaloisSteps {
+        self.plan.galois_steps()
+    }
+
+    /// Encrypts `x` (exactly `n` values) in the plan's layout.
+    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.plan.layout().encrypt(&self.ctx, pk, x)
+    }
+
+    /// Decrypts the `n` values of a result.
+    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
+        self.plan.layout().decrypt(&self.ctx, sk, cts)
+    }
+
+    /// The transform of the encrypted vector.
+    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        self.plan.execute(&self.encoded, gk, x)
+    }
+
+    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)`.
+    pub fn apply_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.plan
+            .execute_with_progress(&self.encoded, gk, x, progress)
+    }
+}
+
+impl<F: FftField + PrimeField> fmt::Debug for Fft<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fft")
+            .field("n", &self.len())
+            .field("direction", &self.direction)
+            .field("plan", &self.plan)
+            .field("encoded", &self.encoded)
+            .finish()
+    }
+}

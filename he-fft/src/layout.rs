@@ -1,0 +1,166 @@
+//! [`Layout`]: how a length-`n` vector sits in the slots of one or more ciphertexts.
+
+use ark_ff::PrimeField;
+use helib_rs::{BatchEncoder, Context, Ctxt, Error, PeriodicEncoder, PubKey, Result, SecKey};
+
+/// The slot layout of a length-`n` vector (`n` a power of two) in ring degree `N`.
+///
+/// Slots form two rows of `N/2`; rotations act on both rows at once.
+/// - `n <= N/2` (*replicated*): one ciphertext; both rows hold `x` repeated `N/2n` times, so a
+///   row rotation by `k` is a cyclic rotation of `x` by `k`.
+/// - `n >= N` (*split*): `n/N` ciphertexts; ciphertext `c` holds segment `2c` of length
+///   `N/2` in row 0 and segment `2c + 1` in row 1. A matrix then acts blockwise, the row swap
+///   bringing the other row's segment into place.
+///
+/// ```
+/// use he_fft::Layout;
+///
+/// let small = Layout::new(1024, 32768).unwrap();
+/// assert_eq!((small.row_period(), small.num_ciphertexts()), (1024, 1));
+/// let big = Layout::new(65536, 32768).unwrap();
+/// assert_eq!((big.row_period(), big.num_ciphertexts()), (16384, 2));
+/// assert!(Layout::new(1000, 32768).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    n: usize,
+    ring_degree: usize,
+    period: usize,
+    cts: usize,
+}
+
+impl Layout {
+    /// The layout of `n` values in ring degree `ring_degree`.
+    pub fn new(n: usize, ring_degree: usize) -> Result<Self> {
+        if n == 0 || !n.is_power_of_two() {
+            return Err(Error::InvalidArgument(format!(
+                "the vector length must be a power of two, got {n}"
+            )));
+        }
+        let half = ring_degree / 2;
+        let (period, cts) = if n <= half {
+            (n, 1)
+        } else {
+            (half, n / ring_degree)
+        };
+        Ok(Layout {
+            n,
+            ring_degree,
+            period,
+            cts,
+        })
+    }
+
+    /// The vector length `n`.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Always false: a layout holds at least one value.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The row period `d`: the length of the cyclic vectors the rotations act on.
+    pub fn row_period(&self) -> usize {
+        self.period
+    }
+
+    /// How many ciphertexts hold the vector.
+    pub fn num_ciphertexts(&self) -> usize {
+        self.cts
+    }
+
+    /// Whether the vector is replicated along both rows (`n <= N/2`).
+    pub fn is_replicated(&self) -> bool {
+        self.n <= self.ring_degree / 2
+    }
+
+    /// The vector segment (of length `d`) in row `row` of ciphertext `ct`, as an offset.
+    pub(crate) fn segment_offset(&self, ct: usize, row: usize) -> usize {
+        if self.is_replicated() {
+            0
+        } else {
+            (2 * ct + row) * self.period
+        }
+    }
+
+    /// The two row patterns (each of length `d`) of every ciphertext.
+    pub fn pack<F: PrimeField>(&self, x: &[F]) -> Result<Vec<[Vec<F>; 2]>> {
+        if x.len() != self.n {
+            return Err(Error::InvalidLength(format!(
+                "expected a vector of {} values, got {}",
+                self.n,
+                x.len()
+            )));
+        }
+        let d = self.period;
+        Ok((0..self.cts)
+            .map(|c| {
+                let row = |r: usize| x[self.segment_offset(c, r)..][..d].to_vec();
+                [row(0), row(1)]
+            })
+            .collect())
+    }
+
+    /// Reads the vector back from the decoded slots (`N` per ciphertext) of each ciphertext.
+    pub fn unpack<F: PrimeField>(&self, slots: &[Vec<F>]) -> Result<Vec<F>> {
+        if slots.len() != self.cts || slots.iter().any(|s| s.len() != self.ring_degree) {
+            return Err(Error::InvalidLength(format!(
+                "expected {} ciphertexts' worth of {} slots",
+                self.cts, self.ring_degree
+            )));
+        }
+        let d = self.period;
+        let half = self.ring_degree / 2;
+        let mut out = Vec::with_capacity(self.n);
+        for s in slots {
+            out.extend_from_slice(&s[..d]);
+            if !self.is_replicated() {
+                out.extend_from_slice(&s[half..half + d]);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Layout {
+    /// Encrypts `x` (exactly `n` values) into [`num_ciphertexts`](Self::num_ciphertexts)
+    /// ciphertexts. A replicated vector is encoded as a sparse polynomial (a size-`2n`
+    /// transform), so packing a short vector costs little.
+    pub fn encrypt<F: PrimeField>(&self, ctx: &Context, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.check_ring(ctx)?;
+        let encoder = PeriodicEncoder::<F>::new(ctx, self.period, None)?;
+        self.pack(x)?
+            .iter()
+            .map(|[r0, r1]| pk.encrypt_poly(&encoder.encode_poly(r0, r1)?))
+            .collect()
+    }
+
+    /// Decrypts the `n` values held by `cts`.
+    pub fn decrypt<F: PrimeField>(
+        &self,
+        ctx: &Context,
+        sk: &SecKey,
+        cts: &[Ctxt],
+    ) -> Result<Vec<F>> {
+        self.check_ring(ctx)?;
+        let encoder = BatchEncoder::<F>::for_context(ctx)?;
+        let slots = cts
+            .iter()
+            .map(|c| sk.decrypt_slots(&encoder, c))
+            .collect::<Result<Vec<_>>>()?;
+        self.unpack(&slots)
+    }
+
+    fn check_ring(&self, ctx: &Context) -> Result<()> {
+        if ctx.ring_degree() != self.ring_degree {
+            return Err(Error::Mismatch(format!(
+                "the layout is for ring degree {} but the context's is {}",
+                self.ring_degree,
+                ctx.ring_degree()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,73 @@
+//! Exact encrypted FFT and inverse FFT over BN254 (or any FFT-friendly prime field), and the
+//! general machinery under it: baby-step giant-step (BSGS) plaintext-matrix times
+//! encrypted-vector products on big-plaintext BGV ciphertexts ([`helib_rs`]).
+//!
+//! A transform has three parts, so the expensive and the secret-dependent work can sit
+//! where they belong:
+//! 1. [`TransformPlan`]: the shape (layout, baby/giant steps, levels) and exactly which
+//!    Galois keys execution needs ([`TransformPlan::galois_steps`]), so the key owner
+//!    generates those and no others.
+//! 2. [`EncodedTransform`]: the matrix's diagonals in the engine's form, data-independent,
+//!    built once and reused (cached in memory or encoded on demand, see [`DiagonalCache`]).
+//! 3. [`TransformPlan::execute`]: the server-side work on ciphertexts, rayon-parallel.
+//!
+//! [`Fft`] bundles the three for ark-poly's radix-2 DFT: decrypting its output gives exactly
+//! `Radix2EvaluationDomain::fft` (or `ifft`) of the input.
+//!
+//! # Route per size
+//!
+//! For ring degree `N` (slots: two rows of `N/2`), size `n`, row period `d`:
+//! - `n <= N/2`: the vector is replicated along both rows; one ciphertext; `d = n`.
+//!   Diagonals repeat with period `d`, so they encode as sparse polynomials with `2d`
+//!   coefficients ([`helib_rs::PeriodicEncoder`]): a size-`2d` transform each, `2d` words
+//!   per prime stored.
+//! - `n = N`: row 0 holds the first half, row 1 the second; the matrix acts as 2x2 blocks,
+//!   the off-diagonal blocks on the row-swapped ciphertext; `d = N/2`.
+//! - `n > N`: `n/N` ciphertexts of the `n = N` form; a block matrix of `(n/N)^2` such 2x2
+//!   block products.
+//!
+//! Every route is one plaintext-multiplication level: `y = sum_g rot(g n1, sum_b diag'(g,b) *
+//! rot(b, x))`.
+//!
+//! # Example
+//!
+//! ```
+//! use ark_bn254::Fr;
+//! use he_fft::{Matrix, TransformPlan, EncodedTransform, DiagonalCache, PlanOptions};
+//! use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+//!
+//! # fn main() -> Result<(), helib_rs::Error> {
+//! let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+//!     .ciphertext_bits(600).allow_insecure(true).build()?; // toy size, insecure
+//! // y = M x for M = [[1, 2], [3, 4]]
+//! let m = Matrix::from_rows(vec![vec![Fr::from(1u64), Fr::from(2u64)],
+//!                                vec![Fr::from(3u64), Fr::from(4u64)]])?;
+//! let plan = TransformPlan::new(&ctx, 2, &PlanOptions::default())?;
+//! let encoded = EncodedTransform::new(&ctx, &plan, m, DiagonalCache::Always)?;
+//!
+//! let sk = SecKey::generate(&ctx)?;
+//! let pk = PubKey::generate(&sk)?;
+//! let gk = GaloisKeys::generate(&sk, &plan.galois_steps())?;
+//! let x = plan.layout().encrypt(&ctx, &pk, &[Fr::from(5u64), Fr::from(6u64)])?;
+//! let y = plan.execute(&encoded, &gk, &x)?;
+//! let y: Vec<Fr> = plan.layout().decrypt(&ctx, &sk, &y)?;
+//! assert_eq!(y, vec![Fr::from(17u64), Fr::from(39u64)]);
+//! # Ok(())
+//! # }
+//! ```
+
+mod encoded;
+mod execute;
+mod fft;
+mod layout;
+mod matrix;
+mod params;
+mod plan;
+
+pub use encoded::{DiagonalCache, EncodedTransform};
+pub use execute::Progress;
+pub use fft::{dft_matrix, Direction, Fft, FftOptions};
+pub use layout::Layout;
+pub use matrix::Matrix;
+pub use params::{fft_context, required_ciphertext_bits, FFT_RING_DEGREE};
+pub use plan::{PlanOptions, TransformPlan};

@@ -1,0 +1,26 @@
+//! Parameter selection for encrypted FFTs.
+
+use ark_ff::PrimeField;
+use helib_rs::{Context, Result};
+
+/// The ring degree of [`fft_context`]: the smallest power of two whose 128-bit security
+/// bound (881 bits of `log2 QP` at `N = 32768`) fits a one-level transform over a 254-bit
+/// field with hybrid key switching.
+pub const FFT_RING_DEGREE: usize = 32768;
+
+/// Ciphertext-modulus bits for a one-level transform of size `n`: a fresh ciphertext's
+/// noise (about `p * N`), times a plaintext diagonal (canonical norm about `p sqrt(N)`),
+/// summed over up to `n` diagonals, plus key-switching noise and a safety margin.
+pub fn required_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    let log_n_ring = ring_degree.max(2).ilog2();
+    let log_terms = n.max(2).ilog2();
+    2 * p_bits + (3 * log_n_ring) / 2 + log_terms + 40
+}
+
+/// A >= 128-bit secure context for transforms of size `n` over `F`: ring degree
+/// [`FFT_RING_DEGREE`], the modulus from [`required_ciphertext_bits`], and the fewest
+/// key-switching digits that keep `log2 QP` within the security bound.
+pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
+    let bits = required_ciphertext_bits(FFT_RING_DEGREE, F::MODULUS_BIT_SIZE, n);
+    Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)
+}
