@@ -181,9 +181,10 @@ helib_status helib_ctxt_add_poly(helib_ctxt *a, const uint64_t *coeffs, size_t n
 helib_status helib_ctxt_mul_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
 /* a <- a * b, relinearized with pk's relinearization key. Operands are first switched down
  * to the level where their noise is near the modulus-switching floor (HElib's rule). */
-/* a <- a * pt, a + pt, a - pt for an encoded plaintext. A ciphertext above the encoding's level
- * is switched down to it; one below uses the encoding's lower rows. Adding needs a ciphertext
- * whose plaintext factor is 1 (fresh, or only added to / multiplied by plaintexts). */
+/* a <- a * pt, a + pt, a - pt for an encoded plaintext. An encoding above the ciphertext's level
+ * is used on its lower rows. Multiplying switches a ciphertext above the encoding's level down
+ * to it; adding refuses that case, and needs a ciphertext whose plaintext factor is 1 (fresh, or
+ * only added to / multiplied by plaintexts). A refused call leaves `a` unchanged. */
 helib_status helib_ctxt_mul_ptxt(helib_ctxt *a, const helib_ptxt *pt);
 helib_status helib_ctxt_add_ptxt(helib_ctxt *a, const helib_ptxt *pt);
 helib_status helib_ctxt_sub_ptxt(helib_ctxt *a, const helib_ptxt *pt);

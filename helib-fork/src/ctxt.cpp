@@ -362,6 +362,11 @@ void Ctxt::mul_ptxt(const EncodedPtxt& pt) {
 }
 
 void Ctxt::add_ptxt(const EncodedPtxt& pt, bool subtract) {
+    // Switching down would change the plaintext factor, which the check below then refuses:
+    // refuse first, so a failed call leaves the ciphertext as it was.
+    if (pt.context() == ctx_ && pt.level() < level_)
+        throw InvalidArgument("adding a pre-encoded plaintext needs it encoded at the ciphertext's level (" +
+                              std::to_string(level_) + ") or above, not " + std::to_string(pt.level()));
     check_ptxt(pt);
     if (!NTL::IsOne(factor_))
         throw InvalidArgument(

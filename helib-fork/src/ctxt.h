@@ -54,9 +54,9 @@ public:
     void mul_const(const NTL::ZZ& k);
     void add_poly(const u64* coeffs, size_t num);
     void mul_poly(const u64* coeffs, size_t num);
-    // With a pre-encoded plaintext. The ciphertext must be at the encoding's level or above
-    // (it is switched down to it); a plaintext encoded at a higher level is used on its
-    // lower rows, which are the same residues.
+    // With a pre-encoded plaintext; one encoded at a higher level is used on its lower rows,
+    // which are the same residues. mul_ptxt switches a ciphertext above the encoding's level
+    // down to it; add_ptxt refuses that case (the switch would change the plaintext factor).
     void add_ptxt(const EncodedPtxt& pt, bool subtract);
     void mul_ptxt(const EncodedPtxt& pt);
     // sum_i cts[i] * pts[i]: one pass per prime with the products accumulated in place. All

@@ -8,6 +8,7 @@ use helib_bindings as sys;
 
 use crate::error::{check, Error, Result};
 use crate::field::{check_field, to_limbs};
+use crate::ptxt::engine_level;
 use crate::{BatchEncoder, Context, EncodedPtxt};
 
 /// Encodes slot vectors whose two rows each repeat with a period `d` dividing `N/2`, the
@@ -75,11 +76,14 @@ impl<F: PrimeField> PeriodicEncoder<F> {
                 "the context's p is not 1 mod 2N, so it has no slots".into(),
             ));
         }
-        let small = BatchEncoder::new(2 * period)?;
+        // Period 1 is stored as period 2: in the ring of degree 2 the rotation generator 3 is
+        // -1 mod 4, which swaps that ring's two slots, so it cannot keep the rows apart.
+        let stored = period.max(2);
+        let small = BatchEncoder::new(2 * stored)?;
         let mut raw: *mut sys::helib_sparse_encoder = ptr::null_mut();
         // SAFETY: the context handle is live; `raw` is a valid out-pointer.
         check(unsafe {
-            sys::helib_sparse_encoder_new(&mut raw, ctx.as_ptr(), 2 * period, level.unwrap_or(0))
+            sys::helib_sparse_encoder_new(&mut raw, ctx.as_ptr(), 2 * stored, engine_level(level)?)
         })?;
         let raw = NonNull::new(raw).ok_or_else(|| {
             Error::Internal("the engine reported success but returned no encoder".into())
@@ -122,7 +126,7 @@ impl<F: PrimeField> PeriodicEncoder<F> {
         Ok(out)
     }
 
-    /// Coefficients of `m'` (the `2d` values of the small ring).
+    /// Coefficients of `m'` (the values of the small ring, `2d` of them, 4 for `d = 1`).
     fn sparse_coeffs(&self, row0: &[F], row1: &[F]) -> Result<Vec<F>> {
         let d = self.period;
         if row0.len() != d || row1.len() != d {
@@ -132,9 +136,11 @@ impl<F: PrimeField> PeriodicEncoder<F> {
                 row1.len()
             )));
         }
-        let mut slots = Vec::with_capacity(2 * d);
-        slots.extend_from_slice(row0);
-        slots.extend_from_slice(row1);
+        let stored = self.small.row_size();
+        let mut slots = Vec::with_capacity(2 * stored);
+        for row in [row0, row1] {
+            slots.extend(row.iter().cycle().take(stored));
+        }
         self.small.encode(&slots)
     }
 

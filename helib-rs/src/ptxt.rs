@@ -67,17 +67,12 @@ impl EncodedPtxt {
     ) -> Result<Self> {
         let limbs = encode_poly(ctx, coeffs)?;
         let num = limbs.len() / ctx.plaintext_limbs();
+        let level = engine_level(level)?;
         let mut raw: *mut sys::helib_ptxt = ptr::null_mut();
         // SAFETY: the context handle is live; `limbs` holds `num` values and outlives the
         // call; `raw` is a valid out-pointer.
         check(unsafe {
-            sys::helib_ptxt_encode(
-                &mut raw,
-                ctx.as_ptr(),
-                limbs.as_ptr(),
-                num,
-                level.unwrap_or(0),
-            )
+            sys::helib_ptxt_encode(&mut raw, ctx.as_ptr(), limbs.as_ptr(), num, level)
         })?;
         Self::from_raw(raw, ctx)
     }
@@ -149,6 +144,17 @@ impl fmt::Debug for EncodedPtxt {
     }
 }
 
+/// The engine's level argument: 0 stands for the top level, so an explicit 0 is refused here.
+pub(crate) fn engine_level(level: Option<u32>) -> Result<u32> {
+    match level {
+        None => Ok(0),
+        Some(0) => Err(Error::InvalidArgument(
+            "encoding level 0 does not exist (levels count chain primes, from 1)".into(),
+        )),
+        Some(l) => Ok(l),
+    }
+}
+
 /// Fails unless `encoder` packs `ctx`'s ring.
 pub(crate) fn check_encoder<F: PrimeField>(ctx: &Context, encoder: &BatchEncoder<F>) -> Result<()> {
     check_field::<F>(ctx)?;
@@ -170,8 +176,9 @@ impl Ctxt {
         self.modify(|c| unsafe { sys::helib_ctxt_mul_ptxt(c, pt.as_ptr()) })
     }
 
-    /// `self += pt`. Needs a ciphertext with plaintext factor 1 (not modulus-switched or
-    /// multiplied by another ciphertext); use [`Ctxt::add_poly`] otherwise.
+    /// `self += pt`. Needs a ciphertext with plaintext factor 1 (never modulus-switched, also
+    /// not implicitly by a ct x ct product) and a plaintext encoded at the ciphertext's level
+    /// or above; use [`Ctxt::add_poly`] otherwise.
     pub fn add_ptxt(&mut self, pt: &EncodedPtxt) -> Result<()> {
         pt.ensure_context(self)?;
         // SAFETY: both handles are live.
@@ -185,11 +192,15 @@ impl Ctxt {
         self.modify(|c| unsafe { sys::helib_ctxt_sub_ptxt(c, pt.as_ptr()) })
     }
 
-    /// `self = pt - self`, with the condition of [`Ctxt::add_ptxt`].
+    /// `self = pt - self`, with the condition of [`Ctxt::add_ptxt`]. On failure `self` is
+    /// unchanged.
     pub fn rsub_ptxt(&mut self, pt: &EncodedPtxt) -> Result<()> {
         pt.ensure_context(self)?;
-        self.neg_assign()?;
-        self.add_ptxt(pt)
+        let mut out = self.try_clone()?;
+        out.neg_assign()?;
+        out.add_ptxt(pt)?;
+        *self = out;
+        Ok(())
     }
 
     /// `sum_i cts[i] * pts[i]` in one pass per prime, without intermediate ciphertexts: the

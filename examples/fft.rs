@@ -1,0 +1,385 @@
+//! The main job: an exact encrypted BN254 FFT (or inverse FFT), verified against arkworks.
+//!
+//! ```text
+//! cargo run --release --example fft -- [--size N] [--inverse] [--threads T] [--json]
+//!                                      [--input FILE --output FILE] [--cache auto|always|never]
+//!                                      [--small]
+//! ```
+//!
+//! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
+//! keys the plan asks for computes the FFT; the owner decrypts. The example plays both sides
+//! and checks the result against `ark_poly::Radix2EvaluationDomain`. Exit status: 0 verified,
+//! 1 mismatch, 2 usage or engine error.
+
+use std::fs;
+use std::io::Write;
+use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use ark_bn254::Fr;
+use ark_ff::UniformRand;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::rand::SeedableRng;
+use he_fft::{fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft, FftOptions};
+use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+use indicatif::{ProgressBar, ProgressStyle};
+
+const USAGE: &str = "usage: fft [--size N] [--inverse] [--threads T] [--json] \
+[--input FILE --output FILE] [--cache auto|always|never] [--small]";
+
+struct Args {
+    size: usize,
+    inverse: bool,
+    threads: usize,
+    json: bool,
+    input: Option<String>,
+    output: Option<String>,
+    cache: DiagonalCache,
+    small: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        size: 1024,
+        inverse: false,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        json: false,
+        input: None,
+        output: None,
+        cache: DiagonalCache::default(),
+        small: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--size" => a.size = value("--size")?.parse().map_err(|_| "bad --size")?,
+            "--inverse" => a.inverse = true,
+            "--threads" => a.threads = value("--threads")?.parse().map_err(|_| "bad --threads")?,
+            "--json" => a.json = true,
+            "--input" => a.input = Some(value("--input")?),
+            "--output" => a.output = Some(value("--output")?),
+            "--cache" => {
+                a.cache = match value("--cache")?.as_str() {
+                    "auto" => DiagonalCache::default(),
+                    "always" => DiagonalCache::Always,
+                    "never" => DiagonalCache::Never,
+                    other => return Err(format!("bad --cache {other:?}")),
+                }
+            }
+            "--small" => a.small = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if a.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(msg) => {
+            if !msg.is_empty() {
+                eprintln!("error: {msg}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: thread pool: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match pool.install(|| run(&args)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn run(args: &Args) -> Result<bool, BoxError> {
+    let x = match &args.input {
+        Some(path) => read_vector(path)?,
+        None => {
+            // Test data, not a secret: a time seed is enough.
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(seed);
+            (0..args.size).map(|_| Fr::rand(&mut rng)).collect()
+        }
+    };
+    let n = x.len();
+    let direction = if args.inverse {
+        Direction::Inverse
+    } else {
+        Direction::Forward
+    };
+    let say = |line: String| {
+        if !args.json {
+            println!("{line}");
+        }
+    };
+
+    let ctx = if args.small {
+        // Toy ring for quick checks: far below 128-bit security, so say so loudly.
+        Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(required_ciphertext_bits(2048, 254, n))
+            .allow_insecure(true)
+            .build()?
+    } else {
+        fft_context::<Fr>(n)?
+    };
+    say(format!(
+        "encrypted {} of size {n} over BN254 Fr, {} thread(s)",
+        if args.inverse { "inverse FFT" } else { "FFT" },
+        args.threads
+    ));
+    say(format!(
+        "parameters: N = {}, log2 QP = {:.0} ({} + {} primes, {} key-switching digits), security ~{:.0} bits{}",
+        ctx.ring_degree(),
+        ctx.log2_qp(),
+        ctx.num_ctxt_primes(),
+        ctx.num_special_primes(),
+        ctx.ks_digits(),
+        ctx.security_bits(),
+        if args.small { " (--small: INSECURE toy ring)" } else { "" }
+    ));
+
+    // Data owner: keys.
+    let t = Instant::now();
+    let sk = SecKey::generate(&ctx)?;
+    let pk = PubKey::generate(&sk)?;
+    let keygen = t.elapsed();
+
+    // Server side, data-independent: plan and diagonals.
+    let t = Instant::now();
+    let options = FftOptions {
+        cache: args.cache,
+        ..FftOptions::default()
+    };
+    let fft = Fft::<Fr>::new(&ctx, n, direction, &options)?;
+    let encode = t.elapsed();
+    let plan = fft.plan();
+    say(format!(
+        "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {} diagonals ({}), {} rotations, {} level",
+        if plan.layout().is_replicated() { "replicated" } else { "split rows" },
+        plan.layout().row_period(),
+        plan.layout().num_ciphertexts(),
+        plan.baby_steps(),
+        plan.giant_steps(),
+        plan.num_diagonals(),
+        if fft.encoded().is_cached() {
+            format!("cached, {:.0} MiB", fft.encoded().cache_bytes() as f64 / (1 << 20) as f64)
+        } else {
+            "encoded on demand".to_string()
+        },
+        plan.num_rotations(),
+        plan.levels(),
+    ));
+
+    // Data owner: the Galois keys the plan asks for, then encryption.
+    let t = Instant::now();
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+    let galois_keygen = t.elapsed();
+    let t = Instant::now();
+    let ct = fft.encrypt(&pk, &x)?;
+    let encrypt = t.elapsed();
+
+    // Server: the transform.
+    let bar = ProgressBar::new((plan.giant_steps() * plan.layout().num_ciphertexts()) as u64);
+    if args.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "HE FFT [{elapsed_precise}] {bar:40} {pos}/{len} giant steps (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let t = Instant::now();
+    let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
+    let he_fft = t.elapsed();
+    bar.finish_and_clear();
+    let budget = y
+        .iter()
+        .map(|c| c.noise_budget())
+        .fold(f64::INFINITY, f64::min);
+
+    // Data owner: decryption, and the plain reference.
+    let t = Instant::now();
+    let result = fft.decrypt(&sk, &y)?;
+    let decrypt = t.elapsed();
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).ok_or("no FFT domain of this size")?;
+    let (expected, plain) = plain_fft(&domain, &x, args.inverse);
+    let verified = result == expected;
+
+    if let Some(path) = &args.output {
+        write_vector(path, &result)?;
+    }
+
+    let secs = |d: Duration| d.as_secs_f64();
+    let overhead = secs(he_fft) / secs(plain).max(1e-9);
+    let rss = peak_rss_bytes();
+    say(format!(
+        "key generation (secret, public, relinearization): {:>10.3} s",
+        secs(keygen)
+    ));
+    say(format!(
+        "Galois keys ({} keys, {:.0} MiB):               {:>10.3} s",
+        gk.elements().len(),
+        gk.size_bytes() as f64 / (1 << 20) as f64,
+        secs(galois_keygen)
+    ));
+    say(format!(
+        "encode diagonals (once per size):               {:>10.3} s",
+        secs(encode)
+    ));
+    say(format!(
+        "encrypt:                                        {:>10.3} s",
+        secs(encrypt)
+    ));
+    say(format!(
+        "HE FFT (server):                                {:>10.3} s",
+        secs(he_fft)
+    ));
+    say(format!(
+        "decrypt:                                        {:>10.3} s",
+        secs(decrypt)
+    ));
+    say(format!(
+        "plain arkworks FFT (median):                    {:>10.6} s",
+        secs(plain)
+    ));
+    say(format!(
+        "overhead HE / plain:                            {overhead:>10.0}x"
+    ));
+    say(format!(
+        "noise budget left:                              {budget:>10.1} bits"
+    ));
+    say(format!(
+        "peak RSS:                                       {:>10.0} MiB",
+        rss as f64 / (1 << 20) as f64
+    ));
+    say(format!(
+        "verified against ark-poly: {}",
+        if verified { "yes" } else { "NO — MISMATCH" }
+    ));
+    if args.json {
+        println!(
+            "{{\"size\":{n},\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
+\"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
+\"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
+\"diagonals_cached\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+            args.inverse,
+            ctx.ring_degree(),
+            ctx.log2_qp(),
+            ctx.security_bits(),
+            args.threads,
+            secs(keygen),
+            secs(galois_keygen),
+            secs(encode),
+            secs(encrypt),
+            secs(he_fft),
+            secs(decrypt),
+            secs(plain),
+            overhead,
+            budget,
+            fft.encoded().is_cached(),
+        );
+    }
+    std::io::stdout().flush()?;
+    Ok(verified)
+}
+
+/// The arkworks result and the median time of repeated runs (at least 5, about 0.2 s).
+fn plain_fft(domain: &Radix2EvaluationDomain<Fr>, x: &[Fr], inverse: bool) -> (Vec<Fr>, Duration) {
+    let once = || {
+        if inverse {
+            domain.ifft(x)
+        } else {
+            domain.fft(x)
+        }
+    };
+    let mut times = Vec::new();
+    let start = Instant::now();
+    let mut out = once();
+    while times.len() < 5 || (start.elapsed() < Duration::from_millis(200) && times.len() < 1001) {
+        let t = Instant::now();
+        out = once();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    (out, times[times.len() / 2])
+}
+
+fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let values: Vec<Fr> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse_element(l.trim()).map_err(|e| format!("{path}:{}: {e}", i + 1)))
+        .collect::<Result<_, _>>()?;
+    if values.is_empty() || !values.len().is_power_of_two() {
+        return Err(format!(
+            "{path} holds {} values; the size must be a power of two",
+            values.len()
+        )
+        .into());
+    }
+    Ok(values)
+}
+
+/// A decimal integer in [0, p).
+fn parse_element(s: &str) -> Result<Fr, String> {
+    if !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{s:?} is not a decimal integer"));
+    }
+    let value = Fr::from_str(s).map_err(|_| format!("{s:?} is not a field element"))?;
+    // from_str reduces mod p; a different canonical form means the input was >= p.
+    let canonical = value.to_string();
+    if canonical != s.trim_start_matches('0') && !(canonical == "0" && s.bytes().all(|b| b == b'0'))
+    {
+        return Err(format!("{s} is not below the BN254 scalar field modulus"));
+    }
+    Ok(value)
+}
+
+fn write_vector(path: &str, values: &[Fr]) -> Result<(), BoxError> {
+    let mut text = String::with_capacity(values.len() * 78);
+    for v in values {
+        text.push_str(&v.to_string());
+        text.push('\n');
+    }
+    fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}").into())
+}
+
+/// Peak resident set size of this process (Linux: VmHWM), 0 where unknown.
+fn peak_rss_bytes() -> u64 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
