@@ -180,9 +180,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let plan = fft.plan();
     say(format!(
         "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {} diagonals ({}), {} rotations, {} level",
-        if plan.layout().is_replicated() { "replicated" } else { "split rows" },
-        plan.layout().row_period(),
-        plan.layout().num_ciphertexts(),
+        if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
+        plan.input_layout().row_period(),
+        plan.input_layout().num_ciphertexts(),
         plan.baby_steps(),
         plan.giant_steps(),
         plan.num_diagonals(),
@@ -204,7 +204,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: the transform.
-    let bar = ProgressBar::new((plan.giant_steps() * plan.layout().num_ciphertexts()) as u64);
+    let bar = ProgressBar::new((plan.giant_steps() * plan.input_layout().num_ciphertexts()) as u64);
     if args.json {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }

@@ -50,14 +50,14 @@ impl<F: PrimeField> EncodedTransform<F> {
         matrix: Matrix<F>,
         cache: DiagonalCache,
     ) -> Result<Self> {
-        if matrix.dim() != plan.layout().len() {
+        if matrix.dim() != plan.input_layout().len() {
             return Err(helib_rs::Error::InvalidArgument(format!(
                 "the matrix is {0}x{0} but the plan is for dimension {1}",
                 matrix.dim(),
-                plan.layout().len()
+                plan.input_layout().len()
             )));
         }
-        let d = plan.layout().row_period();
+        let d = plan.input_layout().row_period();
         let encoder = PeriodicEncoder::new(ctx, d, None)?;
         let mut t = EncodedTransform {
             matrix,
@@ -132,15 +132,18 @@ impl<F: PrimeField> EncodedTransform<F> {
     fn encode_diagonal(&self, term: usize, g: usize, b: usize) -> Result<EncodedPtxt> {
         let d = self.encoder.period();
         let shift = d - (g * self.baby) % d;
-        let blocks = self.terms[term].blocks;
+        let Term { blocks, shifts, .. } = self.terms[term];
         let row = |i: usize| -> Vec<F> {
-            let (r0, c0) = blocks[i];
+            let ((r0, c0), (rs, cs)) = (blocks[i], shifts[i]);
             (0..d)
-                .map(|j| self.matrix.entry(r0 + (j + shift) % d, c0 + (j + b) % d))
+                .map(|j| {
+                    self.matrix
+                        .entry(r0 + (j + shift + rs) % d, c0 + (j + b + cs) % d)
+                })
                 .collect()
         };
         let row0 = row(0);
-        if blocks[1] == blocks[0] {
+        if blocks[1] == blocks[0] && shifts[1] == shifts[0] {
             self.encoder.encode(&row0, &row0)
         } else {
             self.encoder.encode(&row0, &row(1))

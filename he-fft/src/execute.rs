@@ -6,14 +6,15 @@ use ark_ff::PrimeField;
 use helib_rs::{Ctxt, EncodedPtxt, Error, GaloisKeys, Result};
 use rayon::prelude::*;
 
+use crate::plan::Finish;
 use crate::{EncodedTransform, TransformPlan};
 
 /// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 impl TransformPlan {
-    /// `y = M x` for the encrypted `x` (laid out as [`layout`](Self::layout) says, one
-    /// ciphertext per [`Layout::num_ciphertexts`](crate::Layout::num_ciphertexts)).
+    /// `y = M x` for the encrypted `x` (laid out as [`input_layout`](Self::input_layout)
+    /// says); the result is laid out as [`output_layout`](Self::output_layout) says.
     ///
     /// Runs on the current rayon pool: baby steps in parallel chunks (each chunk hoisted),
     /// giant-step chains in parallel, and nothing nested, so a pool of `T` threads keeps `T`
@@ -39,7 +40,7 @@ impl TransformPlan {
         x: &[Ctxt],
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
-        let k = self.layout().num_ciphertexts();
+        let k = self.input_layout().num_ciphertexts();
         if x.len() != k {
             return Err(Error::InvalidLength(format!(
                 "this transform takes {k} ciphertext(s), got {}",
@@ -78,9 +79,28 @@ impl TransformPlan {
         }
         out.into_iter()
             .map(|c| {
-                c.ok_or_else(|| Error::Internal("a transform output received no giant step".into()))
+                let ct = c.ok_or_else(|| {
+                    Error::Internal("a transform output received no giant step".into())
+                })?;
+                self.finish_rows(ct, gk)
             })
             .collect()
+    }
+
+    /// Adds the two rows' halves of the work (see [`Finish`]).
+    fn finish_rows(&self, mut ct: Ctxt, gk: &GaloisKeys) -> Result<Ctxt> {
+        let rotate = match self.finish() {
+            Finish::None => return Ok(ct),
+            Finish::Swap => None,
+            Finish::SwapRotate(h) => Some(h as i64),
+        };
+        let mut other = ct.try_clone()?;
+        other.swap_rows(gk)?;
+        if let Some(h) = rotate {
+            other.rotate_rows(h, gk)?;
+        }
+        ct.add_assign(&other)?;
+        Ok(ct)
     }
 
     fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {

@@ -114,7 +114,7 @@ impl<F: FftField + PrimeField> Fft<F> {
 
     /// The size `n`.
     pub fn len(&self) -> usize {
-        self.plan.layout().len()
+        self.plan.input_layout().len()
     }
 
     /// Always false (the smallest transform has size 1).
@@ -142,14 +142,14 @@ impl<F: FftField + PrimeField> Fft<F> {
         self.plan.galois_steps()
     }
 
-    /// Encrypts `x` (exactly `n` values) in the plan's layout.
+    /// Encrypts `x` (exactly `n` values) in the plan's input layout.
     pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.plan.layout().encrypt(&self.ctx, pk, x)
+        self.plan.input_layout().encrypt(&self.ctx, pk, x)
     }
 
-    /// Decrypts the `n` values of a result.
+    /// Decrypts the `n` values of a result (in the plan's output layout).
     pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        self.plan.layout().decrypt(&self.ctx, sk, cts)
+        self.plan.output_layout().decrypt(&self.ctx, sk, cts)
     }
 
     /// The transform of the encrypted vector.

@@ -21,12 +21,18 @@ use helib_rs::{BatchEncoder, Context, Ctxt, Error, PeriodicEncoder, PubKey, Resu
 /// assert_eq!((big.row_period(), big.num_ciphertexts()), (16384, 2));
 /// assert!(Layout::new(1000, 32768).is_err());
 /// ```
+///
+/// A replicated vector of length `n >= 2` comes in two flavours: row 1 equal to row 0, or
+/// *half-rotated* (row 1 holds `x` rotated by `n/2`). A transform reads one flavour and writes
+/// the other, which lets its two rows do different halves of the work
+/// ([`TransformPlan`](crate::TransformPlan)); decryption reads row 0 either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     n: usize,
     ring_degree: usize,
     period: usize,
     cts: usize,
+    half_rotated: bool,
 }
 
 impl Layout {
@@ -48,7 +54,26 @@ impl Layout {
             ring_degree,
             period,
             cts,
+            half_rotated: false,
         })
+    }
+
+    /// The same layout with row 1 holding `x` rotated by `n/2`; only a replicated vector of
+    /// length at least 2 has this flavour (others are returned unchanged).
+    pub fn half_rotated(mut self) -> Self {
+        self.half_rotated = self.is_replicated() && self.n >= 2;
+        self
+    }
+
+    /// The same layout with both rows equal.
+    pub fn identical_rows(mut self) -> Self {
+        self.half_rotated = false;
+        self
+    }
+
+    /// Whether row 1 holds `x` rotated by `n/2`.
+    pub fn is_half_rotated(&self) -> bool {
+        self.half_rotated
     }
 
     /// The vector length `n`.
@@ -98,7 +123,13 @@ impl Layout {
         Ok((0..self.cts)
             .map(|c| {
                 let row = |r: usize| x[self.segment_offset(c, r)..][..d].to_vec();
-                [row(0), row(1)]
+                if self.half_rotated {
+                    let mut r1 = x.to_vec();
+                    r1.rotate_left(self.n / 2);
+                    [row(0), r1]
+                } else {
+                    [row(0), row(1)]
+                }
             })
             .collect())
     }

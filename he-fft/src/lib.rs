@@ -20,7 +20,8 @@
 //! - `n <= N/2`: the vector is replicated along both rows; one ciphertext; `d = n`.
 //!   Diagonals repeat with period `d`, so they encode as sparse polynomials with `2d`
 //!   coefficients ([`helib_rs::PeriodicEncoder`]): a size-`2d` transform each, `2d` words
-//!   per prime stored.
+//!   per prime stored. Each row does half of the `n` diagonals, so `n/2` are encoded and
+//!   multiplied, and one row swap adds the halves.
 //! - `n = N`: row 0 holds the first half, row 1 the second; the matrix acts as 2x2 blocks,
 //!   the off-diagonal blocks on the row-swapped ciphertext; `d = N/2`.
 //! - `n > N`: `n/N` ciphertexts of the `n = N` form; a block matrix of `(n/N)^2` such 2x2
@@ -48,9 +49,9 @@
 //! let sk = SecKey::generate(&ctx)?;
 //! let pk = PubKey::generate(&sk)?;
 //! let gk = GaloisKeys::generate(&sk, &plan.galois_steps())?;
-//! let x = plan.layout().encrypt(&ctx, &pk, &[Fr::from(5u64), Fr::from(6u64)])?;
+//! let x = plan.input_layout().encrypt(&ctx, &pk, &[Fr::from(5u64), Fr::from(6u64)])?;
 //! let y = plan.execute(&encoded, &gk, &x)?;
-//! let y: Vec<Fr> = plan.layout().decrypt(&ctx, &sk, &y)?;
+//! let y: Vec<Fr> = plan.output_layout().decrypt(&ctx, &sk, &y)?;
 //! assert_eq!(y, vec![Fr::from(17u64), Fr::from(39u64)]);
 //! # Ok(())
 //! # }

@@ -9,13 +9,26 @@ use crate::Layout;
 /// Knobs of a plan; `Default` picks them from the dimension and the rayon pool.
 #[derive(Clone, Debug, Default)]
 pub struct PlanOptions {
-    /// Baby steps `n1` (a power of two dividing the row period `d`); default
-    /// `2^ceil(log2(d) / 2)`. More baby steps mean more (cheap, hoisted) rotations and
-    /// Galois keys, fewer giant steps.
+    /// Baby steps `n1` (a power of two dividing the diagonals per row); default about the
+    /// square root. More baby steps mean more (cheap, hoisted) rotations and Galois keys,
+    /// fewer giant steps.
     pub baby_steps: Option<usize>,
     /// Independent giant-step chains run in parallel; each costs one extra Galois key.
     /// Default: the current rayon pool's thread count.
     pub chains: Option<usize>,
+    /// For a replicated vector: whether the input is half-rotated (see [`Layout`]); the
+    /// output is then identical-rows, and the other way round.
+    pub half_rotated_input: bool,
+}
+
+/// What runs after the giant steps, combining the two rows' halves of the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Finish {
+    None,
+    /// `z + swap(z)`
+    Swap,
+    /// `z + rot(h, swap(z))`
+    SwapRotate(usize),
 }
 
 /// One block product: rows of the output ciphertext `output` receive the `d x d` blocks of
@@ -27,6 +40,8 @@ pub(crate) struct Term {
     pub output: usize,
     /// Per slot row: (first matrix row, first matrix column) of its block.
     pub blocks: [(usize, usize); 2],
+    /// Per slot row: cyclic (row, column) shifts within the block.
+    pub shifts: [(usize, usize); 2],
 }
 
 /// The plan of `y = M x` on encrypted `x` with the BSGS diagonal method:
@@ -35,12 +50,17 @@ pub(crate) struct Term {
 /// y = sum_g rot(g n1, sum_b diag'(g, b) * rot(b, x)),   diag'(g, b) = rot(-g n1, diag(g n1 + b))
 /// ```
 ///
-/// `n1` baby-step rotations of the input (hoisted: one digit decomposition), `n2 = d / n1`
-/// giant steps, each an inner product of the baby steps with `n1` plaintext diagonals
-/// followed by a rotation, and `d = n1 n2` plaintext multiplications per block: one
-/// multiplicative level in all. Giant steps run as Horner chains (`acc = rot(n1, acc) +
-/// inner`), so they need the key for `n1` plus one key per chain offset instead of one key
-/// per giant step.
+/// `n1` baby-step rotations of the input (hoisted: one digit decomposition), `n2` giant
+/// steps, each an inner product of the baby steps with `n1` plaintext diagonals followed by
+/// a rotation: one multiplicative level in all. Giant steps run as Horner chains (`acc =
+/// rot(n1, acc) + inner`), so they need the key for `n1` plus one key per chain offset
+/// instead of one key per giant step.
+///
+/// A replicated vector (`n <= N/2`) has its data in both slot rows, and each row does half
+/// the diagonals: row 0 the offsets `0..n/2`, row 1 the offsets `n/2..n` (it reads `x`
+/// shifted by `n/2`, through the half-rotated layout on one side). A row swap then adds
+/// the halves: `n/2` encoded diagonals and products instead of `n`, and half the giant
+/// steps. The output comes in the other row flavour than the input ([`Layout`]).
 ///
 /// The plan says exactly which Galois keys execution needs ([`galois_steps`]), so the key
 /// owner generates only those.
@@ -48,7 +68,9 @@ pub(crate) struct Term {
 /// [`galois_steps`]: TransformPlan::galois_steps
 #[derive(Clone, Debug)]
 pub struct TransformPlan {
-    layout: Layout,
+    input: Layout,
+    output: Layout,
+    finish: Finish,
     baby: usize,
     giant: usize,
     chains: Vec<Range<usize>>,
@@ -61,24 +83,56 @@ impl TransformPlan {
     pub fn new(ctx: &Context, n: usize, options: &PlanOptions) -> Result<Self> {
         let layout = Layout::new(n, ctx.ring_degree())?;
         let d = layout.row_period();
+        let two_rows = layout.is_replicated() && n >= 2;
+        let h = n / 2;
+        let (input, output, finish, shifts) = if !two_rows {
+            (layout, layout, Finish::None, [(0, 0); 2])
+        } else if options.half_rotated_input {
+            (
+                layout.half_rotated(),
+                layout,
+                Finish::Swap,
+                [(0, 0), (0, h)],
+            )
+        } else {
+            (
+                layout,
+                layout.half_rotated(),
+                Finish::SwapRotate(h),
+                [(0, 0), (h, 0)],
+            )
+        };
+        let per_row = if two_rows { d / 2 } else { d };
         let baby = match options.baby_steps {
-            Some(b) if b == 0 || !b.is_power_of_two() || b > d => {
+            Some(b) if b == 0 || !b.is_power_of_two() || b > per_row => {
                 return Err(Error::InvalidArgument(format!(
-                    "baby steps must be a power of two dividing the row period {d}, got {b}"
+                    "baby steps must be a power of two dividing {per_row}, got {b}"
                 )))
             }
             Some(b) => b,
-            None => 1 << d.trailing_zeros().div_ceil(2),
+            None => 1 << per_row.trailing_zeros().div_ceil(2),
         };
-        let giant = d / baby;
+        let giant = per_row / baby;
         let threads = options.chains.unwrap_or_else(rayon::current_num_threads);
         let chains = split_range(giant, threads.clamp(1, giant));
-        let terms = block_terms(&layout);
+        let terms = if two_rows {
+            vec![Term {
+                input: 0,
+                swapped: false,
+                output: 0,
+                blocks: [(0, 0); 2],
+                shifts,
+            }]
+        } else {
+            block_terms(&layout)
+        };
         let mut inputs: Vec<(usize, bool)> = terms.iter().map(|t| (t.input, t.swapped)).collect();
         inputs.sort_unstable();
         inputs.dedup();
         Ok(TransformPlan {
-            layout,
+            input,
+            output,
+            finish,
             baby,
             giant,
             chains,
@@ -87,9 +141,15 @@ impl TransformPlan {
         })
     }
 
-    /// The slot layout of input and output.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
+    /// The slot layout the input must have.
+    pub fn input_layout(&self) -> &Layout {
+        &self.input
+    }
+
+    /// The slot layout of the output (for a replicated vector, the other row flavour than
+    /// the input's).
+    pub fn output_layout(&self) -> &Layout {
+        &self.output
     }
 
     /// Baby steps `n1`.
@@ -107,18 +167,23 @@ impl TransformPlan {
         1
     }
 
-    /// Plaintext diagonals (`d` per block product).
+    /// Plaintext diagonals to encode (each covers both slot rows).
     pub fn num_diagonals(&self) -> usize {
-        self.terms.len() * self.layout.row_period()
+        self.terms.len() * self.baby * self.giant
     }
 
-    /// Rotations one execution performs (row swaps included).
+    /// Rotations (key switches) one execution performs, row swaps included.
     pub fn num_rotations(&self) -> usize {
         let swaps = self.inputs.iter().filter(|(_, s)| *s).count();
         let babies = self.inputs.len() * (self.baby - 1);
-        let giants_per_output =
-            (self.giant - self.chains.len()) + self.chains.iter().filter(|c| c.start > 0).count();
-        swaps + babies + self.layout.num_ciphertexts() * giants_per_output
+        let offsets = self.chains.iter().filter(|c| c.start > 0).count();
+        let finish = match self.finish {
+            Finish::None => 0,
+            Finish::Swap => 1,
+            Finish::SwapRotate(_) => 2,
+        };
+        let per_output = (self.giant - self.chains.len()) + offsets + finish;
+        swaps + babies + self.output.num_ciphertexts() * per_output
     }
 
     /// Exactly the Galois keys execution uses.
@@ -130,8 +195,11 @@ impl TransformPlan {
         for c in self.chains.iter().filter(|c| c.start > 0) {
             steps = steps.step((c.start * self.baby) as i64);
         }
-        if self.inputs.iter().any(|(_, s)| *s) {
+        if self.inputs.iter().any(|(_, s)| *s) || self.finish != Finish::None {
             steps = steps.row_swap();
+        }
+        if let Finish::SwapRotate(h) = self.finish {
+            steps = steps.step(h as i64);
         }
         steps
     }
@@ -147,17 +215,23 @@ impl TransformPlan {
     pub(crate) fn chains(&self) -> &[Range<usize>] {
         &self.chains
     }
+
+    pub(crate) fn finish(&self) -> Finish {
+        self.finish
+    }
 }
 
 /// The block products of a layout: one for a replicated vector; for a split one, every
 /// (output, input) pair twice, once with the rows as they are and once swapped.
 fn block_terms(layout: &Layout) -> Vec<Term> {
+    let no_shift = [(0, 0); 2];
     if layout.is_replicated() {
         return vec![Term {
             input: 0,
             swapped: false,
             output: 0,
             blocks: [(0, 0); 2],
+            shifts: no_shift,
         }];
     }
     let k = layout.num_ciphertexts();
@@ -177,6 +251,7 @@ fn block_terms(layout: &Layout) -> Vec<Term> {
                     swapped,
                     output,
                     blocks: [block(0), block(1)],
+                    shifts: no_shift,
                 });
             }
         }
