@@ -1,1 +1,73 @@
+//! Encrypted FFT and inverse FFT over BN254 at 128-bit secure parameters (N = 32768): the
+//! server-side transform only (`Fft::apply`), with the diagonals encoded beforehand as the
+//! default cache policy decides. Keys, encoding and encryption happen outside the timed region.
+//!
+//!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
+//!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
+//!     FFT_BENCH_THREADS=2 cargo bench --bench fft              # default: 1 thread
+//!
+//! Each size takes its own keys and diagonals (n = 4096: ~25 s of set-up, ~3.7 GB peak).
 
+use std::time::Duration;
+
+use ark_bn254::Fr;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use ark_std::UniformRand;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use he_fft::{fft_context, Direction, Fft, FftOptions};
+use helib_rs::{GaloisKeys, PubKey, SecKey};
+
+fn sizes() -> Vec<usize> {
+    match std::env::var("FFT_BENCH_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect(),
+        Err(_) => vec![256, 512, 1024, 2048, 4096],
+    }
+}
+
+fn threads() -> usize {
+    std::env::var("FFT_BENCH_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+fn fft(c: &mut Criterion) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads())
+        .build()
+        .expect("thread pool");
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let name = match direction {
+            Direction::Forward => "he_fft",
+            Direction::Inverse => "he_ifft",
+        };
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(1));
+        group.measurement_time(Duration::from_secs(5));
+        for n in sizes() {
+            let (fft, gk, ct) = pool.install(|| {
+                let ctx = fft_context::<Fr>(n).expect("context");
+                let sk = SecKey::generate(&ctx).expect("secret key");
+                let pk = PubKey::generate(&sk).expect("public key");
+                let fft = Fft::<Fr>::new(&ctx, n, direction, &FftOptions::default()).expect("plan");
+                let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).expect("galois keys");
+                let mut rng = StdRng::seed_from_u64(n as u64);
+                let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+                let ct = fft.encrypt(&pk, &x).expect("encrypt");
+                (fft, gk, ct)
+            });
+            group.throughput(Throughput::Elements(n as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+                b.iter(|| pool.install(|| fft.apply(&gk, &ct).expect("transform")))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, fft);
+criterion_main!(benches);

@@ -6,7 +6,10 @@ use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use he_fft::{required_ciphertext_bits, DiagonalCache, Direction, Fft, FftOptions, PlanOptions};
+use he_fft::{
+    required_ciphertext_bits, DiagonalCache, Direction, EncodedTransform, Fft, FftOptions, Layout,
+    Matrix, PlanOptions, TransformPlan,
+};
 use helib_rs::{Context, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 const N: usize = 2048;
@@ -75,7 +78,7 @@ fn forward_every_size_up_to_2n() {
     for log_n in 0..=12 {
         let n = 1 << log_n;
         let b = check_size(n, Direction::Forward, &FftOptions::default(), log_n);
-        println!("forward n = {n}: budget {b:.1} bits");
+        assert!(b > 20.0, "n = {n}: only {b:.1} bits left");
     }
 }
 
@@ -84,6 +87,206 @@ fn inverse_every_size_up_to_2n() {
     for log_n in 0..=12 {
         let n = 1 << log_n;
         let b = check_size(n, Direction::Inverse, &FftOptions::default(), 100 + log_n);
-        println!("inverse n = {n}: budget {b:.1} bits");
+        assert!(b > 20.0, "n = {n}: only {b:.1} bits left");
     }
+}
+
+/// ifft(fft(x)) == x on ciphertexts: the forward output's layout is the inverse's input.
+#[test]
+fn round_trip_returns_the_input() {
+    // Two transforms are two levels: a modulus with room for both (toy ring, insecure).
+    let ctx = Context::builder()
+        .ring_degree(N as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N) + 300)
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    for n in [2, 256, 2 * N] {
+        let fwd = Fft::<Fr>::new(&ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let inv_options = FftOptions {
+            plan: PlanOptions {
+                half_rotated_input: fwd.plan().output_layout().is_half_rotated(),
+                ..PlanOptions::default()
+            },
+            ..FftOptions::default()
+        };
+        let inv = Fft::<Fr>::new(&ctx, n, Direction::Inverse, &inv_options).unwrap();
+        assert_eq!(inv.plan().input_layout(), fwd.plan().output_layout());
+        let steps: Vec<i64> = fwd
+            .galois_steps()
+            .requested_steps()
+            .iter()
+            .chain(inv.galois_steps().requested_steps())
+            .copied()
+            .collect();
+        let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps).row_swap()).unwrap();
+        let x = random_vector(n, 7 + n as u64);
+        let y = fwd.apply(&gk, &fwd.encrypt(&pk, &x).unwrap()).unwrap();
+        let back = inv.apply(&gk, &y).unwrap();
+        assert!(back[0].noise_budget() > 0.0, "n = {n}");
+        assert_eq!(inv.decrypt(&sk, &back).unwrap(), x, "n = {n}");
+    }
+}
+
+/// The same transforms with diagonals encoded on demand and with other BSGS shapes.
+#[test]
+fn uncached_and_reshaped_plans_agree() {
+    for (n, baby, chains) in [
+        (64, 1, 1),
+        (64, 32, 3),
+        (512, 4, 2),
+        (N, 16, 1),
+        (2 * N, 64, 4),
+    ] {
+        let options = FftOptions {
+            plan: PlanOptions {
+                baby_steps: Some(baby),
+                chains: Some(chains),
+                ..PlanOptions::default()
+            },
+            cache: DiagonalCache::Never,
+        };
+        check_size(n, Direction::Forward, &options, 40 + n as u64);
+    }
+}
+
+/// A general dense matrix, given by rows and by diagonals, against the plain product.
+#[test]
+fn general_matrices_by_rows_and_diagonals() {
+    let k = keys();
+    for n in [4, 32, N, 2 * N] {
+        let mut rng = StdRng::seed_from_u64(n as u64);
+        let rows: Vec<Vec<Fr>> = (0..n)
+            .map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect())
+            .collect();
+        let diagonals: Vec<Vec<Fr>> = (0..n)
+            .map(|t| (0..n).map(|r| rows[r][(r + t) % n]).collect())
+            .collect();
+        let x = random_vector(n, 900 + n as u64);
+        let expected: Vec<Fr> = rows
+            .iter()
+            .map(|row| row.iter().zip(&x).map(|(a, b)| *a * b).sum())
+            .collect();
+        let plan = TransformPlan::new(&k.ctx, n, &PlanOptions::default()).unwrap();
+        let gk = GaloisKeys::generate(&k.sk, &plan.galois_steps()).unwrap();
+        let ct = plan.input_layout().encrypt(&k.ctx, &k.pk, &x).unwrap();
+        for m in [
+            Matrix::from_rows(rows.clone()).unwrap(),
+            Matrix::from_diagonals(diagonals.clone()).unwrap(),
+        ] {
+            let encoded =
+                EncodedTransform::new(&k.ctx, &plan, m, DiagonalCache::default()).unwrap();
+            let y = plan.execute(&encoded, &gk, &ct).unwrap();
+            assert_eq!(
+                plan.output_layout()
+                    .decrypt::<Fr>(&k.ctx, &k.sk, &y)
+                    .unwrap(),
+                expected,
+                "n = {n}"
+            );
+        }
+    }
+}
+
+/// The plan asks for exactly the keys it uses: nothing more than baby steps, the giant step,
+/// chain offsets and the row work.
+#[test]
+fn plans_request_few_keys() {
+    let k = keys();
+    let plan = TransformPlan::new(
+        &k.ctx,
+        1024,
+        &PlanOptions {
+            chains: Some(2),
+            ..PlanOptions::default()
+        },
+    )
+    .unwrap();
+    let steps = plan.galois_steps();
+    // 512 diagonals per row: 32 baby steps (31 keys), giant step 32, one chain offset, h = 512.
+    assert_eq!(steps.requested_steps().len(), 31 + 1 + 1 + 1);
+    assert!(steps.includes_row_swap());
+    assert_eq!(plan.num_diagonals(), 512);
+    assert_eq!(plan.levels(), 1);
+}
+
+#[test]
+fn errors_are_clear() {
+    let k = keys();
+    // Not a power of two.
+    assert!(matches!(
+        Fft::<Fr>::new(&k.ctx, 12, Direction::Forward, &FftOptions::default()),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(Layout::new(0, N), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        Matrix::<Fr>::from_fn(3, |_, _| Fr::from(0u64)),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Matrix::from_rows(vec![vec![Fr::from(1u64)], vec![]]),
+        Err(Error::InvalidLength(_))
+    ));
+    // Beyond the field's two-adicity (BN254: 2^28).
+    assert!(matches!(
+        he_fft::dft_matrix::<Fr>(1 << 29, Direction::Forward),
+        Err(Error::InvalidArgument(_))
+    ));
+
+    let fft = Fft::<Fr>::new(&k.ctx, 64, Direction::Forward, &FftOptions::default()).unwrap();
+    // A vector of the wrong length.
+    assert!(matches!(
+        fft.encrypt(&k.pk, &random_vector(65, 1)),
+        Err(Error::InvalidLength(_))
+    ));
+    assert!(matches!(
+        fft.encrypt(&k.pk, &random_vector(32, 1)),
+        Err(Error::InvalidLength(_))
+    ));
+
+    // A missing Galois key, named.
+    let x = fft.encrypt(&k.pk, &random_vector(64, 2)).unwrap();
+    let partial = GaloisKeys::generate(&k.sk, &GaloisSteps::new().step(1)).unwrap();
+    match fft.apply(&partial, &x) {
+        Err(Error::MissingKey(msg)) => assert!(msg.contains("rotation by"), "{msg}"),
+        other => panic!("expected MissingKey, got {other:?}"),
+    }
+    // The wrong number of ciphertexts.
+    let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+    assert!(matches!(fft.apply(&gk, &[]), Err(Error::InvalidLength(_))));
+    // An encoding built for another plan.
+    let other = TransformPlan::new(
+        &k.ctx,
+        64,
+        &PlanOptions {
+            baby_steps: Some(2),
+            ..PlanOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(matches!(
+        other.execute(fft.encoded(), &gk, &x),
+        Err(Error::InvalidArgument(_))
+    ));
+    // Baby steps that do not divide the work.
+    assert!(matches!(
+        TransformPlan::new(
+            &k.ctx,
+            64,
+            &PlanOptions {
+                baby_steps: Some(3),
+                ..PlanOptions::default()
+            }
+        ),
+        Err(Error::InvalidArgument(_))
+    ));
+    // A matrix of another size.
+    let m = he_fft::dft_matrix::<Fr>(32, Direction::Forward).unwrap();
+    assert!(matches!(
+        EncodedTransform::new(&k.ctx, fft.plan(), m, DiagonalCache::Never),
+        Err(Error::InvalidArgument(_))
+    ));
 }
