@@ -7,6 +7,8 @@
 //!     BENCH_RINGS=65536 cargo bench --bench primitives     # one ring degree only
 //!
 //! Each operation runs on a fresh copy of its input ciphertext, outside the timed region.
+//! `encode`/`decode` are the slot transform over F_p, `encode_and_convert` adds the conversion
+//! to the engine's NTT form (an `EncodedPtxt`), `mul_ptxt_encoded` multiplies by one.
 //! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
 //! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), `galois_keygen`
 //! the generation of one Galois key.
@@ -17,8 +19,8 @@ use std::time::Duration;
 use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use helib_rs::{Context, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use helib_rs::{BatchEncoder, Context, EncodedPtxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// (ring degree, ciphertext-modulus bits) pairs to measure.
 const CONFIGS: [(u64, u32); 2] = [(32768, 550), (65536, 850)];
@@ -62,6 +64,8 @@ fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
     let k = Fr::rand(&mut rng);
 
     let mut group = c.benchmark_group(format!("bn254_n{n}_q{bits}"));
+    // Throughput in slots, so criterion also reports elements per second.
+    group.throughput(Throughput::Elements(n as u64));
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
 
@@ -125,6 +129,26 @@ fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
         bench.iter_batched(
             || ca.clone(),
             |mut x| x.mod_switch_down().map(|_| x),
+            BatchSize::LargeInput,
+        )
+    });
+
+    let encoder = BatchEncoder::<Fr>::for_context(&ctx).expect("encoder");
+    group.bench_function("encode", |bench| {
+        bench.iter(|| encoder.encode(black_box(&a)))
+    });
+    let coeffs = encoder.encode(&a).expect("encode");
+    group.bench_function("decode", |bench| {
+        bench.iter(|| encoder.decode(black_box(&coeffs)))
+    });
+    group.bench_function("encode_and_convert", |bench| {
+        bench.iter(|| EncodedPtxt::from_slots(&ctx, &encoder, black_box(&b), None))
+    });
+    let pt = EncodedPtxt::from_slots(&ctx, &encoder, &b, None).expect("encoded plaintext");
+    group.bench_function("mul_ptxt_encoded", |bench| {
+        bench.iter_batched(
+            || ca.clone(),
+            |mut x| x.mul_ptxt(&pt).map(|_| x),
             BatchSize::LargeInput,
         )
     });
