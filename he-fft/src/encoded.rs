@@ -93,6 +93,10 @@ impl<F: PrimeField> EncodedTransform<F> {
             && self.terms == plan.terms()
     }
 
+    pub(crate) fn encoder(&self) -> &PeriodicEncoder<F> {
+        &self.encoder
+    }
+
     /// Whether all diagonals are held encoded.
     pub fn is_cached(&self) -> bool {
         self.cache.is_some()

@@ -144,7 +144,10 @@ impl<F: FftField + PrimeField> Fft<F> {
 
     /// Encrypts `x` (exactly `n` values) in the plan's input layout.
     pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.plan.input_layout().encrypt(&self.ctx, pk, x)
+        // The transform's encoder has the layout's row period: no second set of tables.
+        self.plan
+            .input_layout()
+            .encrypt_with(self.encoded.encoder(), pk, x)
     }
 
     /// Decrypts the `n` values of a result (in the plan's output layout).

@@ -161,7 +161,24 @@ impl Layout {
     /// transform), so packing a short vector costs little.
     pub fn encrypt<F: PrimeField>(&self, ctx: &Context, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
         self.check_ring(ctx)?;
-        let encoder = PeriodicEncoder::<F>::new(ctx, self.period, None)?;
+        self.encrypt_with(&PeriodicEncoder::<F>::new(ctx, self.period, None)?, pk, x)
+    }
+
+    /// [`encrypt`](Self::encrypt) with an encoder of this layout's row period already built.
+    pub(crate) fn encrypt_with<F: PrimeField>(
+        &self,
+        encoder: &PeriodicEncoder<F>,
+        pk: &PubKey,
+        x: &[F],
+    ) -> Result<Vec<Ctxt>> {
+        self.check_ring(pk.context())?;
+        if encoder.period() != self.period {
+            return Err(Error::Mismatch(format!(
+                "the encoder's row period is {} but the layout's is {}",
+                encoder.period(),
+                self.period
+            )));
+        }
         self.pack(x)?
             .iter()
             .map(|[r0, r1]| pk.encrypt_poly(&encoder.encode_poly(r0, r1)?))
