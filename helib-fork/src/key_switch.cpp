@@ -35,9 +35,8 @@ struct DigitLift {
             u64 prod = 1;
             for (size_t a2 = 0; a2 < s; ++a2)
                 if (a2 != a) prod = mul_mod(prod, q_in[a2] % qa, qa);
-            const u64 w = inv_mod(prod, qa), wp = shoup_precompute(w, qa);
             u64* row = c_coeff.row(b + a);
-            for (size_t k = 0; k < ctx.n(); ++k) row[k] = mul_shoup(row[k], w, wp, qa);
+            row_mul_const(row, row, inv_mod(prod, qa), ctx.n(), ctx.ntt(b + a).barrett(), ctx.simd());
         }
     }
 
@@ -51,18 +50,17 @@ struct DigitLift {
     }
 };
 
-// o0 (+)= x * key.b[j], o1 (+)= x * key.a[j] on the row of prime pi; `first` overwrites.
-void key_product_row(const Context& ctx, const KeySwitchKey& key, size_t j, size_t pi, const u64* x,
-                     bool first, u64* o0, u64* o1) {
-    const Barrett& br = ctx.ntt(pi).barrett();
-    const size_t n = ctx.n();
-    if (first) {
-        row_mul(o0, x, key.b[j].row(pi), n, br, ctx.simd());
-        row_mul(o1, x, key.a[j].row(pi), n, br, ctx.simd());
-    } else {
-        row_mul_add(o0, x, key.b[j].row(pi), n, br, ctx.simd());
-        row_mul_add(o1, x, key.a[j].row(pi), n, br, ctx.simd());
+// o0 = sum_d x[d] * key.b[digit_of[d]], o1 = sum_d x[d] * key.a[digit_of[d]] on the row of
+// prime pi (row r of the extended basis).
+void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vector<size_t>& digit_of,
+                     size_t pi, const std::vector<const u64*>& x, u64* o0, u64* o1) {
+    const size_t terms = digit_of.size();
+    std::vector<const u64*> kb(terms), ka(terms);
+    for (size_t d = 0; d < terms; ++d) {
+        kb[d] = key.b[digit_of[d]].row(pi);
+        ka[d] = key.a[digit_of[d]].row(pi);
     }
+    row_dot2(o0, o1, x.data(), kb.data(), ka.data(), terms, ctx.n(), ctx.ntt(pi).barrett(), ctx.simd());
 }
 
 // The chain rows of c (NTT form) as coefficients: the input of the digit decomposition.
@@ -78,33 +76,25 @@ RnsPoly coefficient_form(const Context& ctx, const RnsPoly& c, size_t level) {
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
-    for (size_t k = 0; k < K; ++k) {
-        const size_t si = ctx.special_index(k);
-        const u64 pk = ctx.prime(si);
-        u64* row = acc.row(level + k);
-        ctx.ntt(si).inverse(row);
-        const u64 w = ctx.moddown_z_const(k), wp = shoup_precompute(w, pk);
-        for (size_t x = 0; x < n; ++x) row[x] = mul_shoup(row[x], w, wp, pk);
-    }
-    out = RnsPoly(level, n);
-    std::vector<u64> x_row(n), q_in(K), w(K);
+    std::vector<u64> q_in(K), w(K);
     std::vector<const u64*> z_rows(K);
     for (size_t k = 0; k < K; ++k) {
-        q_in[k] = ctx.prime(ctx.special_index(k));
-        z_rows[k] = acc.row(level + k);
+        const size_t si = ctx.special_index(k);
+        u64* row = acc.row(level + k);
+        ctx.ntt(si).inverse(row);
+        row_mul_const(row, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(), ctx.simd());
+        q_in[k] = ctx.prime(si);
+        z_rows[k] = row;
     }
+    out = RnsPoly::uninit(level, n);
     for (size_t i = 0; i < level; ++i) {
-        const u64 q = ctx.prime(i);
-        for (size_t k = 0; k < K; ++k) w[k] = ctx.p_over_pk_mod_q(k, i);
-        row_convert_centered(x_row.data(), z_rows.data(), q_in.data(), w.data(), K, n, ctx.ntt(i).barrett(),
-                             ctx.simd());
-        ctx.ntt(i).forward(x_row.data());
-        const u64 pinv = ctx.p_inv_mod_q(i), pinv_s = shoup_precompute(pinv, q);
-        const u64 tp = ctx.t_p_inv_mod_q(i), tp_s = shoup_precompute(tp, q);
-        const u64* a = acc.row(i);
+        // The correction x mod q_i goes straight into the output row, then out = acc/P - p x/P.
         u64* o = out.row(i);
-        for (size_t x = 0; x < n; ++x)
-            o[x] = sub_mod(mul_shoup(a[x], pinv, pinv_s, q), mul_shoup(x_row[x], tp, tp_s, q), q);
+        for (size_t k = 0; k < K; ++k) w[k] = ctx.p_over_pk_mod_q(k, i);
+        row_convert_centered(o, z_rows.data(), q_in.data(), w.data(), K, n, ctx.ntt(i).barrett(), ctx.simd());
+        ctx.ntt(i).forward(o);
+        row_mul_const_sub(o, acc.row(i), ctx.p_inv_mod_q(i), o, ctx.t_p_inv_mod_q(i), n, ctx.ntt(i).barrett(),
+                          ctx.simd());
     }
 }
 
@@ -124,23 +114,23 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         digit_of.push_back(j);
     }
 
-    // Row by row over the extended basis: lift each digit to this prime, NTT, and accumulate
-    // its products with the key. The working set stays a few rows instead of every lifted digit.
-    RnsPoly acc0(ext.size(), n), acc1(ext.size(), n);
-    std::vector<u64> lifted(n);
+    // Row by row over the extended basis: lift each digit to this prime, NTT, and take the
+    // inner product with the key. The working set stays a few rows instead of every lifted digit.
+    RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
+    std::vector<std::vector<u64>> lifted(lifts.size(), std::vector<u64>(n));
+    std::vector<const u64*> x(lifts.size());
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
         for (size_t d = 0; d < lifts.size(); ++d) {
-            const u64* x;
             if (pi >= lifts[d].b && pi < lifts[d].e) {
-                x = c.row(pi);  // the digit's own primes: c's residue as it is
+                x[d] = c.row(pi);  // the digit's own primes: c's residue as it is
             } else {
-                lifts[d].extend(ctx, scaled, r, pi, lifted.data());
-                ctx.ntt(pi).forward(lifted.data());
-                x = lifted.data();
+                lifts[d].extend(ctx, scaled, r, pi, lifted[d].data());
+                ctx.ntt(pi).forward(lifted[d].data());
+                x[d] = lifted[d].data();
             }
-            key_product_row(ctx, key, digit_of[d], pi, x, d == 0, acc0.row(r), acc1.row(r));
         }
+        key_product_row(ctx, key, digit_of, pi, x, acc0.row(r), acc1.row(r));
     }
     mod_down(ctx, acc0, level, out0);
     mod_down(ctx, acc1, level, out1);
@@ -157,7 +147,7 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
         if (b >= e) continue;
         DigitLift lift(ctx, b, e, ext);
         lift.prepare(ctx, scaled);
-        RnsPoly digit(ext.size(), n);
+        RnsPoly digit = RnsPoly::uninit(ext.size(), n);
         for (size_t r = 0; r < ext.size(); ++r) {
             const size_t pi = ext[r];
             if (pi >= b && pi < e) {
@@ -175,20 +165,22 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
 
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
                       const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1) {
-    const size_t n = ctx.n(), level = d.level;
+    const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly acc0(ext.size(), n), acc1(ext.size(), n);
-    std::vector<u64> permuted(perm ? n : 0);
+    RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
+    std::vector<std::vector<u64>> permuted(perm ? terms : 0, std::vector<u64>(n));
+    std::vector<const u64*> x(terms);
     for (size_t r = 0; r < ext.size(); ++r) {
-        const size_t pi = ext[r];
-        for (size_t i = 0; i < d.digits.size(); ++i) {
-            const u64* x = d.digits[i].row(r);
+        for (size_t i = 0; i < terms; ++i) {
+            x[i] = d.digits[i].row(r);
             if (perm) {
-                for (size_t k = 0; k < n; ++k) permuted[k] = x[(*perm)[k]];
-                x = permuted.data();
+                u64* dst = permuted[i].data();
+                const uint32_t* p = perm->data();
+                for (size_t k = 0; k < n; ++k) dst[k] = x[i][p[k]];
+                x[i] = dst;
             }
-            key_product_row(ctx, key, d.digit_of[i], pi, x, i == 0, acc0.row(r), acc1.row(r));
         }
+        key_product_row(ctx, key, d.digit_of, ext[r], x, acc0.row(r), acc1.row(r));
     }
     mod_down(ctx, acc0, level, out0);
     mod_down(ctx, acc1, level, out1);

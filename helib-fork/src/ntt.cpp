@@ -55,7 +55,8 @@ NttTable::NttTable(u64 q, size_t n, u64 psi) : q_(q), psi_(psi), n_(n), log_n_(0
     inv_n_ = inv_mod(static_cast<u64>(n) % q, q);
     inv_n_shoup_ = shoup_precompute(inv_n_, q);
 
-    simd_ = q < kSimdPrimeBound && n >= 8 && cpu_has_avx2_fma();
+    w_inv_n_ = mul_mod(inv_root_pow_[1 % n], inv_n_, q);
+    simd_ = q < kSimdPrimeBound && n >= 32 && cpu_has_avx2_fma();
     if (simd_) {
         root_pow_d_.assign(root_pow_.begin(), root_pow_.end());
         inv_root_pow_d_.assign(inv_root_pow_.begin(), inv_root_pow_.end());
@@ -151,7 +152,8 @@ void NttTable::forward(u64* a) const {
 
 void NttTable::inverse(u64* a) const {
     if (simd_) {
-        ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(inv_n_));
+        ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(inv_n_),
+                         static_cast<double>(w_inv_n_));
         return;
     }
     inverse_block(a, 1, 0, n_ / 2);

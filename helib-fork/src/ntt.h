@@ -12,10 +12,11 @@ namespace helib {
 
 // The AVX2 + FMA transform (ntt_avx2.cpp); exact for q < 2^50.
 void ntt_forward_avx2(u64* a, size_t n, double q, const double* root_pow);
-void ntt_inverse_avx2(u64* a, size_t n, double q, const double* inv_root_pow, double n_inv);
+// w_n_inv = inv_root_pow[1] * n_inv mod q, the last stage's twiddle with the 1/n scaling folded in.
+void ntt_inverse_avx2(u64* a, size_t n, double q, const double* inv_root_pow, double n_inv, double w_n_inv);
 bool cpu_has_avx2_fma();
 
-// Primes below this bound get the AVX2 transform where the CPU has it.
+// Primes below this bound get the AVX2 transform (sizes >= 32) where the CPU has it.
 constexpr u64 kSimdPrimeBound = u64(1) << 50;
 
 class NttTable {
@@ -52,6 +53,7 @@ private:
     std::vector<u64> root_pow_, root_pow_shoup_;          // psi^bitrev(i)
     std::vector<u64> inv_root_pow_, inv_root_pow_shoup_;  // psi^-(bitrev(i)) arranged for GS
     u64 inv_n_, inv_n_shoup_;
+    u64 w_inv_n_;  // inv_root_pow_[1] * inv_n_
     // Double copies of the twiddles for the AVX2 path, used when simd_ is set.
     bool simd_ = false;
     std::vector<double> root_pow_d_, inv_root_pow_d_;

@@ -3,27 +3,63 @@
 #include <vector>
 
 namespace helib {
+namespace {
+// The AVX2 kernels take 16 words per step.
+bool use_simd(bool simd, size_t n) { return simd && n % 16 == 0; }
+}  // namespace
 
 void row_mul(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd) {
-    if (simd) return row_mul_avx2(out, a, b, n, br.q);
+    if (use_simd(simd, n)) return row_mul_avx2(out, a, b, n, br.q);
     for (size_t k = 0; k < n; ++k) out[k] = br.mul(a[k], b[k]);
 }
 
 void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd) {
-    if (simd) return row_mul_add_avx2(out, a, b, n, br.q);
+    if (use_simd(simd, n)) return row_mul_add_avx2(out, a, b, n, br.q);
     for (size_t k = 0; k < n; ++k) out[k] = add_mod(out[k], br.mul(a[k], b[k]), br.q);
 }
 
 void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,
                const Barrett& br, bool simd) {
-    if (simd) return row_cross_avx2(out, a0, b1, a1, b0, n, br.q);
+    if (use_simd(simd, n)) return row_cross_avx2(out, a0, b1, a1, b0, n, br.q);
     for (size_t k = 0; k < n; ++k)
         out[k] = br.reduce(static_cast<u128>(a0[k]) * b1[k] + static_cast<u128>(a1[k]) * b0[k]);
 }
 
+void row_mul_const(u64* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_mul_const_avx2(out, a, w, n, br.q);
+    const u64 wp = shoup_precompute(w, br.q);
+    for (size_t k = 0; k < n; ++k) out[k] = mul_shoup(a[k], w, wp, br.q);
+}
+
+void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, const Barrett& br,
+                       bool simd) {
+    if (use_simd(simd, n)) return row_mul_const_sub_avx2(out, a, wa, b, wb, n, br.q);
+    const u64 q = br.q, wap = shoup_precompute(wa, q), wbp = shoup_precompute(wb, q);
+    for (size_t k = 0; k < n; ++k) out[k] = sub_mod(mul_shoup(a[k], wa, wap, q), mul_shoup(b[k], wb, wbp, q), q);
+}
+
+void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
+              size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_dot2_avx2(o0, o1, x, k0, k1, terms, n, br.q);
+    // 128-bit sums: products are below 2^124 for primes below 2^62, so 16 fit before a reduction.
+    for (size_t k = 0; k < n; ++k) {
+        u128 s0 = 0, s1 = 0;
+        for (size_t d = 0; d < terms; ++d) {
+            s0 += static_cast<u128>(x[d][k]) * k0[d][k];
+            s1 += static_cast<u128>(x[d][k]) * k1[d][k];
+            if (d % 16 == 15) {
+                s0 = br.reduce(s0);
+                s1 = br.reduce(s1);
+            }
+        }
+        o0[k] = br.reduce(s0);
+        o1[k] = br.reduce(s1);
+    }
+}
+
 void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
                           size_t n, const Barrett& br, bool simd) {
-    if (simd) return row_convert_centered_avx2(out, in, q_in, w, s, n, br.q);
+    if (use_simd(simd, n)) return row_convert_centered_avx2(out, in, q_in, w, s, n, br.q);
     // Scalar: 128-bit sums (s products < 2^101 each); a negative input -q_in + x is handled by
     // adding the precomputed -q_in * w mod q, selected without a branch.
     const u64 q = br.q;

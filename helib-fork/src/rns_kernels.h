@@ -1,6 +1,7 @@
 // Elementwise kernels over one RNS row (n words, values in [0, q)), in two implementations:
 // AVX2 + FMA on doubles (exact for primes below 2^50, see ntt_avx2.cpp) and portable scalar.
-// `simd` selects the first; Context::simd() says whether every prime and the CPU allow it.
+// `simd` selects the first (for rows of a multiple of 16 words); Context::simd() says whether
+// every prime and the CPU allow it.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,15 @@ void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& 
 // out = a0 * b1 + a1 * b0 mod q
 void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,
                const Barrett& br, bool simd);
+// out = a * w mod q for a constant w < q
+void row_mul_const(u64* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd);
+// out = a * wa - b * wb mod q for constants wa, wb < q
+void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, const Barrett& br,
+                       bool simd);
+// o0 = sum_d x[d] * k0[d], o1 = sum_d x[d] * k1[d] mod q over `terms` rows: the key-switching
+// inner product, one pass for both outputs.
+void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
+              size_t n, const Barrett& br, bool simd);
 // Fast basis conversion with centered inputs: out = sum_a [in_a]_centered * w[a] mod q, where
 // in_a holds residues mod q_in[a] read in (-q_in[a]/2, q_in[a]/2].
 void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
@@ -25,6 +35,10 @@ void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n, u64 q);
+void row_mul_const_avx2(u64* out, const u64* a, u64 w, size_t n, u64 q);
+void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, u64 q);
+void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
+                   size_t terms, size_t n, u64 q);
 void row_convert_centered_avx2(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
                                size_t n, u64 q);
 

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "context.h"
@@ -19,13 +21,45 @@ Basis chain_basis(const Context& ctx, size_t level);
 // Chain primes 0..level-1 followed by all special primes (the key-switching basis).
 Basis extended_basis(const Context& ctx, size_t level);
 
+// An allocator whose value-less construct() leaves words uninitialized, so that rows about to
+// be overwritten skip the zero fill (at N = 65536 a key-switching buffer is 12 MiB).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+using Words = std::vector<u64, DefaultInitAllocator<u64>>;
+
 struct RnsPoly {
-    std::vector<u64> data;
+    Words data;
     size_t n = 0;
     size_t rows = 0;
 
     RnsPoly() = default;
+    // Zero polynomial.
     RnsPoly(size_t rows_, size_t n_) : data(rows_ * n_, 0), n(n_), rows(rows_) {}
+    // Rows with unspecified contents, for results that overwrite every word.
+    static RnsPoly uninit(size_t rows_, size_t n_) {
+        RnsPoly p;
+        p.data.resize(rows_ * n_);
+        p.n = n_;
+        p.rows = rows_;
+        return p;
+    }
     u64* row(size_t i) { return data.data() + i * n; }
     const u64* row(size_t i) const { return data.data() + i * n; }
     // Drops rows beyond `keep` (the top primes of a chain basis).
