@@ -48,6 +48,8 @@ fn selected(ring_degree: u64) -> bool {
 }
 
 fn primitives(c: &mut Criterion) {
+    // Freed buffers are reused instead of page-faulted in again (see `retain_freed_memory`).
+    helib_rs::retain_freed_memory().expect("glibc allocator");
     for (ring_degree, bits) in CONFIGS {
         if selected(ring_degree) {
             primitives_at(c, ring_degree, bits);

@@ -1,5 +1,10 @@
 // The C API shim: every entry point runs its body through `guard`, the one catch ladder that maps
 // engine exceptions to status codes and records the message for helib_last_error().
+#if defined(__GLIBC__) || __has_include(<malloc.h>)
+#include <malloc.h>
+#endif
+
+#include <climits>
 #include <memory>
 #include <new>
 #include <vector>
@@ -114,6 +119,19 @@ void check_poly(const uint64_t* coeffs, size_t num) {
 extern "C" {
 
 const char* helib_last_error(void) { return t_last_error.c_str(); }
+
+helib_status helib_retain_freed_memory(void) {
+    return guard([&] {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+        // Blocks up to 32 MiB (glibc's ceiling) come from the heap, and the heap is not
+        // trimmed below 2 GiB of free space, so freed buffers are reused without page faults.
+        if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1)
+            throw helib::InvalidArgument("the C allocator refused the settings (mallopt)");
+#else
+        throw helib::InvalidArgument("retaining freed memory needs glibc's mallopt");
+#endif
+    });
+}
 
 helib_status helib_context_new(helib_context** out, const helib_context_params* params) {
     return guard([&] {

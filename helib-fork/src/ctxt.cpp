@@ -194,12 +194,12 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     const Context& ctx = *ctx_;
     const KeySwitchKey& key = keys.key(g);
     const std::vector<uint32_t>& perm = keys.permutation(g);
-    RnsPoly a0, a1, k0, k1;
-    apply_permutation(perm, c0_, a0);
-    apply_permutation(perm, c1_, a1);
-    key_switch(ctx, key, a1, level_, k0, k1);
-    add_inplace(ctx, chain_basis(ctx, level_), a0, k0);
-    c0_ = std::move(a0);
+    // sigma(c0) + ks(sigma(c1)), permuting in place: c1 is consumed by the key switch.
+    RnsPoly k0, k1;
+    permute_inplace(perm, c0_);
+    permute_inplace(perm, c1_);
+    key_switch(ctx, key, c1_, level_, k0, k1);
+    add_inplace(ctx, chain_basis(ctx, level_), c0_, k0);
     c1_ = std::move(k1);
     log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
 }
@@ -212,20 +212,21 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
     }
     const Context& ctx = *ctx_;
     const Decomposition d = decompose(ctx, c1_, level_);
-    const Basis chain = chain_basis(ctx, level_);
     std::vector<Ctxt> out;
     out.reserve(elements.size());
     for (uint64_t g : elements) {
-        out.push_back(*this);
-        if (g == 1) continue;
-        Ctxt& c = out.back();
+        if (g == 1) {
+            out.push_back(*this);
+            continue;
+        }
+        // Built from its parts: (ks0 + sigma(c0), ks1), no copy of this ciphertext first.
+        Ctxt c(ctx_, key_id_, level_);
+        c.factor_ = factor_;
         const std::vector<uint32_t>& perm = keys.permutation(g);
-        RnsPoly k0, k1;
-        apply_switch_key(ctx, keys.key(g), d, &perm, k0, k1);
-        apply_permutation(perm, c0_, c.c0_);
-        add_inplace(ctx, chain, c.c0_, k0);
-        c.c1_ = std::move(k1);
+        apply_switch_key(ctx, keys.key(g), d, &perm, c.c0_, c.c1_);
+        add_permuted(ctx, perm, c0_, c.c0_);
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+        out.push_back(std::move(c));
     }
     return out;
 }

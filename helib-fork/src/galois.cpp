@@ -28,11 +28,31 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
 
 void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out) {
     const size_t n = a.n;
-    out = RnsPoly(a.rows, n);
+    out = RnsPoly::uninit(a.rows, n);
     for (size_t r = 0; r < a.rows; ++r) {
         const u64* src = a.row(r);
         u64* dst = out.row(r);
         for (size_t i = 0; i < n; ++i) dst[i] = src[perm[i]];
+    }
+}
+
+void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a) {
+    const size_t n = a.n;
+    std::vector<u64> row(n);
+    for (size_t r = 0; r < a.rows; ++r) {
+        u64* dst = a.row(r);
+        std::copy(dst, dst + n, row.begin());
+        for (size_t i = 0; i < n; ++i) dst[i] = row[perm[i]];
+    }
+}
+
+void add_permuted(const Context& ctx, const std::vector<uint32_t>& perm, const RnsPoly& src, RnsPoly& dst) {
+    const size_t n = dst.n;
+    for (size_t r = 0; r < dst.rows; ++r) {
+        const u64 q = ctx.prime(r);
+        const u64* s = src.row(r);
+        u64* d = dst.row(r);
+        for (size_t i = 0; i < n; ++i) d[i] = add_mod(d[i], s[perm[i]], q);
     }
 }
 

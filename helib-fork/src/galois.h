@@ -20,6 +20,10 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
 
 // Applies the permutation to every row of a (NTT form), into out.
 void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
+// The same in place, through one row of scratch.
+void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a);
+// dst += the permutation of src, on dst's rows (basis chain primes 0..dst.rows-1).
+void add_permuted(const Context& ctx, const std::vector<uint32_t>& perm, const RnsPoly& src, RnsPoly& dst);
 
 // Galois keys for a chosen set of elements, generated only for those.
 class GaloisKeys {

@@ -73,7 +73,7 @@ RnsPoly coefficient_form(const Context& ctx, const RnsPoly& c, size_t level) {
 
 }  // namespace
 
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
     std::vector<u64> q_in(K), w(K);
@@ -86,16 +86,18 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out) {
         q_in[k] = ctx.prime(si);
         z_rows[k] = row;
     }
-    out = RnsPoly::uninit(level, n);
+    Words x(n);
     for (size_t i = 0; i < level; ++i) {
-        // The correction x mod q_i goes straight into the output row, then out = acc/P - p x/P.
-        u64* o = out.row(i);
+        // The correction x mod q_i, then row i becomes acc/P - p x/P; the special rows stay
+        // intact until every chain row is done.
         for (size_t k = 0; k < K; ++k) w[k] = ctx.p_over_pk_mod_q(k, i);
-        row_convert_centered(o, z_rows.data(), q_in.data(), w.data(), K, n, ctx.ntt(i).barrett(), ctx.simd());
-        ctx.ntt(i).forward(o);
-        row_mul_const_sub(o, acc.row(i), ctx.p_inv_mod_q(i), o, ctx.t_p_inv_mod_q(i), n, ctx.ntt(i).barrett(),
-                          ctx.simd());
+        row_convert_centered(x.data(), z_rows.data(), q_in.data(), w.data(), K, n, ctx.ntt(i).barrett(),
+                             ctx.simd());
+        ctx.ntt(i).forward(x.data());
+        row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x.data(), ctx.t_p_inv_mod_q(i), n,
+                          ctx.ntt(i).barrett(), ctx.simd());
     }
+    acc.truncate(level);
 }
 
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
@@ -117,7 +119,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     // Row by row over the extended basis: lift each digit to this prime, NTT, and take the
     // inner product with the key. The working set stays a few rows instead of every lifted digit.
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
-    std::vector<std::vector<u64>> lifted(lifts.size(), std::vector<u64>(n));
+    std::vector<Words> lifted(lifts.size(), Words(n));
     std::vector<const u64*> x(lifts.size());
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
@@ -132,8 +134,10 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         }
         key_product_row(ctx, key, digit_of, pi, x, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level, out0);
-    mod_down(ctx, acc1, level, out1);
+    mod_down(ctx, acc0, level);
+    mod_down(ctx, acc1, level);
+    out0 = std::move(acc0);
+    out1 = std::move(acc1);
 }
 
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
@@ -168,7 +172,7 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
     const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
-    std::vector<std::vector<u64>> permuted(perm ? terms : 0, std::vector<u64>(n));
+    std::vector<Words> permuted(perm ? terms : 0, Words(n));
     std::vector<const u64*> x(terms);
     for (size_t r = 0; r < ext.size(); ++r) {
         for (size_t i = 0; i < terms; ++i) {
@@ -182,8 +186,10 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
         }
         key_product_row(ctx, key, d.digit_of, ext[r], x, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level, out0);
-    mod_down(ctx, acc1, level, out1);
+    mod_down(ctx, acc0, level);
+    mod_down(ctx, acc1, level);
+    out0 = std::move(acc0);
+    out1 = std::move(acc1);
 }
 
 }  // namespace helib

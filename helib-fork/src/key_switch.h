@@ -29,8 +29,8 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
                       const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1);
 
-// (acc - p * [acc * p^-1]_P) / P: acc over the extended basis (level chain rows in NTT form,
-// then the special rows in NTT form); result over the chain basis in NTT form.
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out);
+// (acc - p * [acc * p^-1]_P) / P in place: acc over the extended basis (level chain rows in NTT
+// form, then the special rows in NTT form) becomes the result over the chain basis in NTT form.
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level);
 
 }  // namespace helib

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "rns_kernels.h"
+
 namespace helib {
 
 std::vector<int32_t> sample_ternary(Prng& prng, size_t n) {
@@ -12,7 +14,7 @@ std::vector<int32_t> sample_ternary(Prng& prng, size_t n) {
 
 std::vector<int32_t> sample_error(Prng& prng, size_t n) {
     std::vector<int32_t> v(n);
-    for (auto& x : v) x = prng.centered_binomial();
+    prng.centered_binomial_row(v.data(), n);
     return v;
 }
 
@@ -32,29 +34,33 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
 
 KeySwitchKey SecKey::make_switch_key(const RnsPoly& target) const {
     const Context& ctx = *ctx_;
+    const size_t n = ctx.n();
     const Basis full = extended_basis(ctx, ctx.num_chain());
+    // -s, so that b = t e + gain target - a s is two fused row passes.
+    RnsPoly neg_s = RnsPoly::uninit(full.size(), n);
+    for (size_t r = 0; r < full.size(); ++r) {
+        const u64 q = ctx.prime(full[r]);
+        const u64* sr = s_ntt_.row(r);
+        u64* out = neg_s.row(r);
+        for (size_t k = 0; k < n; ++k) out[k] = neg_mod_branchless(sr[k], q);
+    }
     KeySwitchKey key;
     key.seed = os_seed();
     Prng noise(os_seed());
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         Prng expand(key.seed, j);
         RnsPoly a = sample_uniform(ctx, expand, full);
-        RnsPoly e = small_to_ntt(ctx, sample_error(noise, ctx.n()), full);
-        RnsPoly b(full.size(), ctx.n());
+        RnsPoly b = small_to_ntt(ctx, sample_error(noise, n), full);  // e, then b in place
         for (size_t r = 0; r < full.size(); ++r) {
             const size_t pi = full[r];
             const u64 q = ctx.prime(pi);
             const Barrett& br = ctx.ntt(pi).barrett();
-            const u64 t = ctx.t_mod(pi);
             const bool in_digit = pi < ctx.num_chain() && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
-            const u64 gain = in_digit ? ctx.p_special_mod_q(pi) : 0;
-            const u64 *ar = a.row(r), *er = e.row(r), *sr = s_ntt_.row(r), *tr = target.row(r);
-            u64* br_out = b.row(r);
-            for (size_t k = 0; k < ctx.n(); ++k) {
-                u64 v = sub_mod(br.mul(t, er[k]), br.mul(ar[k], sr[k]), q);
-                if (in_digit) v = add_mod(v, br.mul(gain, tr[k]), q);
-                br_out[k] = v;
-            }
+            // t e + gain target, as t e - (q - gain) target.
+            const u64 neg_gain = in_digit ? neg_mod(ctx.p_special_mod_q(pi), q) : 0;
+            u64* row = b.row(r);
+            row_mul_const_sub(row, row, ctx.t_mod(pi), target.row(r), neg_gain, n, br, ctx.simd());
+            row_mul_add(row, a.row(r), neg_s.row(r), n, br, ctx.simd());
         }
         key.a.push_back(std::move(a));
         key.b.push_back(std::move(b));

@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -48,12 +49,12 @@ Prng::Prng(const Seed& seed, uint64_t stream) : used_(16), counter_(0) {
     key_nonce_[15] = static_cast<uint32_t>(stream >> 32);
 }
 
-void Prng::refill() {
-    uint32_t s[16];
-    key_nonce_[12] = static_cast<uint32_t>(counter_);
-    key_nonce_[13] = static_cast<uint32_t>(counter_ >> 32);
-    ++counter_;
-    std::memcpy(s, key_nonce_.data(), sizeof s);
+void Prng::block(uint64_t counter, uint32_t* out) const {
+    uint32_t init[16], s[16];
+    std::memcpy(init, key_nonce_.data(), sizeof init);
+    init[12] = static_cast<uint32_t>(counter);
+    init[13] = static_cast<uint32_t>(counter >> 32);
+    std::memcpy(s, init, sizeof s);
     for (int i = 0; i < 10; ++i) {
         quarter_round(s, 0, 4, 8, 12);
         quarter_round(s, 1, 5, 9, 13);
@@ -64,8 +65,65 @@ void Prng::refill() {
         quarter_round(s, 2, 7, 8, 13);
         quarter_round(s, 3, 4, 9, 14);
     }
-    for (int i = 0; i < 16; ++i) block_[i] = s[i] + key_nonce_[i];
+    for (int i = 0; i < 16; ++i) out[i] = s[i] + init[i];
+}
+
+void Prng::refill() {
+    block(counter_++, block_.data());
     used_ = 0;
+}
+
+void Prng::fill(uint32_t* out, size_t count) {
+    while (count > 0 && used_ < 16) {
+        *out++ = block_[used_++];
+        --count;
+    }
+    static const bool simd = cpu_has_avx2();
+    if (simd) {
+        for (; count >= 128; count -= 128, out += 128, counter_ += 8)
+            chacha20_blocks8_avx2(key_nonce_.data(), counter_, out);
+    }
+    for (; count >= 16; count -= 16, out += 16) block(counter_++, out);
+    if (count > 0) {
+        refill();
+        std::memcpy(out, block_.data(), count * sizeof(uint32_t));
+        used_ = count;
+    }
+}
+
+void Prng::uniform_row(uint64_t* out, size_t n, uint64_t bound) {
+    if (bound <= 1) {
+        std::fill(out, out + n, 0);
+        return;
+    }
+    const int bits = 64 - __builtin_clzll(bound - 1);
+    const uint64_t mask = bits == 64 ? ~0ULL : ((1ULL << bits) - 1);
+    constexpr size_t kBatch = 512;
+    uint32_t words[2 * kBatch];
+    size_t k = 0;
+    while (k < n) {
+        // At most n - k candidates per batch, so the branch-free store below stays in bounds.
+        const size_t want = std::min(kBatch, n - k);
+        fill(words, 2 * want);
+        for (size_t i = 0; i < want; ++i) {
+            const uint64_t x = (words[2 * i] | static_cast<uint64_t>(words[2 * i + 1]) << 32) & mask;
+            out[k] = x;
+            k += x < bound;
+        }
+    }
+}
+
+void Prng::centered_binomial_row(int32_t* out, size_t n) {
+    constexpr size_t kBatch = 512;
+    uint32_t words[2 * kBatch];
+    for (size_t k = 0; k < n; k += kBatch) {
+        const size_t len = std::min(kBatch, n - k);
+        fill(words, 2 * len);
+        for (size_t i = 0; i < len; ++i) {
+            const uint64_t x = words[2 * i] | static_cast<uint64_t>(words[2 * i + 1]) << 32;
+            out[k + i] = __builtin_popcountll(x & 0x1fffffULL) - __builtin_popcountll((x >> 21) & 0x1fffffULL);
+        }
+    }
 }
 
 uint32_t Prng::next_u32() {

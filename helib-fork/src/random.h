@@ -22,6 +22,13 @@ public:
 
     uint64_t next_u64();
     uint32_t next_u32();
+    // The next `count` keystream words, the same words `count` calls of next_u32() return;
+    // whole blocks are generated eight at a time with AVX2 where the CPU has it.
+    void fill(uint32_t* out, size_t count);
+    // n values uniform in [0, bound), each as uniform(bound) would draw it.
+    void uniform_row(uint64_t* out, size_t n, uint64_t bound);
+    // n centered binomial values, each as centered_binomial() would draw it.
+    void centered_binomial_row(int32_t* out, size_t n);
     // Uniform in [0, bound) by rejection sampling (no modulo bias).
     uint64_t uniform(uint64_t bound);
     // Uniform in {-1, 0, 1}.
@@ -32,6 +39,8 @@ public:
 
 private:
     void refill();
+    // Keystream block number `counter` into out.
+    void block(uint64_t counter, uint32_t* out) const;
     std::array<uint32_t, 16> key_nonce_;
     std::array<uint32_t, 16> block_;
     size_t used_;  // words of block_ consumed
@@ -39,6 +48,11 @@ private:
     uint32_t spare_ = 0;  // unused bytes of the last word, for ternary()
     int spare_bytes_ = 0;
 };
+
+// Eight consecutive ChaCha20 blocks (counters counter..counter+7) of the state `key_nonce`
+// (words 12, 13 ignored), 128 words in block order (random_avx2.cpp).
+void chacha20_blocks8_avx2(const uint32_t* key_nonce, uint64_t counter, uint32_t* out);
+bool cpu_has_avx2();
 
 // Error distribution parameters used by the noise estimates.
 constexpr double kErrorVariance = 10.5;

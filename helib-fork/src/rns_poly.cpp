@@ -32,7 +32,7 @@ void ntt_inverse(const Context& ctx, const Basis& basis, RnsPoly& a) {
 
 RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis) {
     const size_t n = ctx.n();
-    RnsPoly out(basis.size(), n);
+    RnsPoly out = RnsPoly::uninit(basis.size(), n);
     for (size_t r = 0; r < basis.size(); ++r) {
         const u64 q = ctx.prime(basis[r]);
         u64* row = out.row(r);
@@ -47,12 +47,8 @@ RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, con
 
 RnsPoly sample_uniform(const Context& ctx, Prng& prng, const Basis& basis) {
     const size_t n = ctx.n();
-    RnsPoly out(basis.size(), n);
-    for (size_t r = 0; r < basis.size(); ++r) {
-        const u64 q = ctx.prime(basis[r]);
-        u64* row = out.row(r);
-        for (size_t k = 0; k < n; ++k) row[k] = prng.uniform(q);
-    }
+    RnsPoly out = RnsPoly::uninit(basis.size(), n);
+    for (size_t r = 0; r < basis.size(); ++r) prng.uniform_row(out.row(r), n, ctx.prime(basis[r]));
     return out;
 }
 

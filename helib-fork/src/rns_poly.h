@@ -5,12 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <utility>
 #include <vector>
 
 #include "context.h"
 #include "random.h"
+#include "words.h"
 
 namespace helib {
 
@@ -20,29 +19,6 @@ using Basis = std::vector<size_t>;
 Basis chain_basis(const Context& ctx, size_t level);
 // Chain primes 0..level-1 followed by all special primes (the key-switching basis).
 Basis extended_basis(const Context& ctx, size_t level);
-
-// An allocator whose value-less construct() leaves words uninitialized, so that rows about to
-// be overwritten skip the zero fill (at N = 65536 a key-switching buffer is 12 MiB).
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-    template <class U>
-    struct rebind {
-        using other = DefaultInitAllocator<U>;
-    };
-    DefaultInitAllocator() = default;
-    template <class U>
-    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-    template <class U>
-    void construct(U* p) noexcept {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
-
-using Words = std::vector<u64, DefaultInitAllocator<u64>>;
 
 struct RnsPoly {
     Words data;
