@@ -51,11 +51,11 @@ struct DigitLift {
 };
 
 // o0 = sum_d x[d] * key.b[digit_of[d]], o1 = sum_d x[d] * key.a[digit_of[d]] on the row of
-// prime pi (row r of the extended basis).
+// prime pi. kb and ka are scratch of digit_of.size() entries (no allocation per row).
 void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vector<size_t>& digit_of,
-                     size_t pi, const std::vector<const u64*>& x, u64* o0, u64* o1) {
+                     size_t pi, const std::vector<const u64*>& x, std::vector<const u64*>& kb,
+                     std::vector<const u64*>& ka, u64* o0, u64* o1) {
     const size_t terms = digit_of.size();
-    std::vector<const u64*> kb(terms), ka(terms);
     for (size_t d = 0; d < terms; ++d) {
         kb[d] = key.b[digit_of[d]].row(pi);
         ka[d] = key.a[digit_of[d]].row(pi);
@@ -120,7 +120,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     // inner product with the key. The working set stays a few rows instead of every lifted digit.
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
     std::vector<Words> lifted(lifts.size(), Words(n));
-    std::vector<const u64*> x(lifts.size());
+    std::vector<const u64*> x(lifts.size()), kb(lifts.size()), ka(lifts.size());
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
         for (size_t d = 0; d < lifts.size(); ++d) {
@@ -132,7 +132,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
                 x[d] = lifted[d].data();
             }
         }
-        key_product_row(ctx, key, digit_of, pi, x, acc0.row(r), acc1.row(r));
+        key_product_row(ctx, key, digit_of, pi, x, kb, ka, acc0.row(r), acc1.row(r));
     }
     mod_down(ctx, acc0, level);
     mod_down(ctx, acc1, level);
@@ -173,7 +173,7 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
     const Basis ext = extended_basis(ctx, level);
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
     std::vector<Words> permuted(perm ? terms : 0, Words(n));
-    std::vector<const u64*> x(terms);
+    std::vector<const u64*> x(terms), kb(terms), ka(terms);
     for (size_t r = 0; r < ext.size(); ++r) {
         for (size_t i = 0; i < terms; ++i) {
             x[i] = d.digits[i].row(r);
@@ -184,7 +184,7 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
                 x[i] = dst;
             }
         }
-        key_product_row(ctx, key, d.digit_of, ext[r], x, acc0.row(r), acc1.row(r));
+        key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, acc0.row(r), acc1.row(r));
     }
     mod_down(ctx, acc0, level);
     mod_down(ctx, acc1, level);
