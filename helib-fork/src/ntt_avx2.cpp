@@ -31,6 +31,12 @@ HELIB_AVX2 inline __m256d load(const double* p, const Consts& c) {
     return kU64 ? load_u64(p, c) : _mm256_loadu_pd(p);
 }
 
+// Eight consecutive words: a, then b.
+HELIB_AVX2 inline void store8(double* p, __m256d a, __m256d b) {
+    _mm256_storeu_pd(p, a);
+    _mm256_storeu_pd(p + 4, b);
+}
+
 // Cooley-Tukey (x, y) -> (x + w y, x - w y), optionally reduced.
 template <int K, bool kReduce>
 HELIB_AVX2 inline void ct(__m256d* x, __m256d* y, const __m256d* w, const Consts& c) {
@@ -100,14 +106,10 @@ HELIB_AVX2 void fwd_radix4(double* a, size_t m, size_t t, const double* w, size_
             // Stage 2 pairs quarters (0, 1) with w2a and (2, 3) with w2b.
             __m256d u[4] = {x[0], x[1], y[0], y[1]}, v[4] = {x[2], x[3], y[2], y[3]};
             ct<4, true>(u, v, wb, c);
-            _mm256_storeu_pd(p[0] + j, u[0]);
-            _mm256_storeu_pd(p[0] + j + 4, u[1]);
-            _mm256_storeu_pd(p[1] + j, v[0]);
-            _mm256_storeu_pd(p[1] + j + 4, v[1]);
-            _mm256_storeu_pd(p[2] + j, u[2]);
-            _mm256_storeu_pd(p[2] + j + 4, u[3]);
-            _mm256_storeu_pd(p[3] + j, v[2]);
-            _mm256_storeu_pd(p[3] + j + 4, v[3]);
+            store8(p[0] + j, u[0], u[1]);
+            store8(p[1] + j, v[0], v[1]);
+            store8(p[2] + j, u[2], u[3]);
+            store8(p[3] + j, v[2], v[3]);
         }
     }
 }
@@ -293,14 +295,10 @@ HELIB_AVX2 void inv_radix4(double* a, size_t m, size_t t, const double* w, size_
                 gs_last<4>(pu, pv, u, v, ls, c);
             } else {
                 gs<4>(u, v, w2s, c);
-                _mm256_storeu_pd(p[0] + j, u[0]);
-                _mm256_storeu_pd(p[0] + j + 4, u[1]);
-                _mm256_storeu_pd(p[1] + j, u[2]);
-                _mm256_storeu_pd(p[1] + j + 4, u[3]);
-                _mm256_storeu_pd(p[2] + j, v[0]);
-                _mm256_storeu_pd(p[2] + j + 4, v[1]);
-                _mm256_storeu_pd(p[3] + j, v[2]);
-                _mm256_storeu_pd(p[3] + j + 4, v[3]);
+                store8(p[0] + j, u[0], u[1]);
+                store8(p[1] + j, u[2], u[3]);
+                store8(p[2] + j, v[0], v[1]);
+                store8(p[3] + j, v[2], v[3]);
             }
         }
     }
