@@ -72,6 +72,7 @@ Context::Context(const ContextParams& params)
 
     choose_primes(params.ciphertext_bits);
     precompute_constants();
+    canonical_ = CanonicalNorm(n_);
 
     // Security gate on log2(QP).
     security_bits_ = estimate_security_bits(n_, log2_qp());

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "canonical.h"
 #include "modarith.h"
 #include "ntt.h"
 
@@ -77,6 +78,8 @@ public:
     u64 t_p_inv_mod_q(size_t i) const { return t_P_inv_mod_q_[i]; }            // t P^-1 mod q_i
 
     const LevelCrt& crt(size_t level) const { return crt_[level - 1]; }
+    // Canonical-embedding norms of plaintexts (degree N or a power-of-two divisor of it).
+    double log2_canonical_norm(const std::vector<double>& a) const { return canonical_.log2_norm(a); }
 
     // Sizes and security.
     double log2_q(size_t level) const { return crt_[level - 1].log2_q; }
@@ -115,6 +118,7 @@ private:
     std::vector<u64> P_mod_q_, moddown_z_const_, P_inv_mod_q_, t_P_inv_mod_q_;
     std::vector<std::vector<u64>> P_over_pk_mod_q_;
     std::vector<LevelCrt> crt_;
+    CanonicalNorm canonical_;
     double log2_P_ = 0;
     double security_bits_ = 0;
 

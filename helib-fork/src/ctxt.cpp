@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "canonical.h"
 #include "errors.h"
 #include "key_switch.h"
 #include "noise.h"
@@ -64,7 +63,7 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
         row_mul_add(c0, pk.b().row(r), u.row(r), n, br, ctx.simd());
         row_mul_add(c1, pk.a().row(r), u.row(r), n, br, ctx.simd());
     }
-    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(log2_canonical_norm(centered)));
+    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(ctx.log2_canonical_norm(centered)));
     return c;
 }
 
@@ -330,7 +329,7 @@ void Ctxt::add_poly(const u64* coeffs, size_t num) {
         m = plaintext_to_ntt(ctx, scaled.data(), num, chain, &centered);
     }
     add_inplace(ctx, chain, c0_, m);
-    log2_noise_ = log2_add(log2_noise_, log2_canonical_norm(centered));
+    log2_noise_ = log2_add(log2_noise_, ctx.log2_canonical_norm(centered));
 }
 
 void Ctxt::mul_poly(const u64* coeffs, size_t num) {
@@ -340,7 +339,7 @@ void Ctxt::mul_poly(const u64* coeffs, size_t num) {
     RnsPoly m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
     mul_inplace(ctx, chain, c0_, m);
     mul_inplace(ctx, chain, c1_, m);
-    const double norm = log2_canonical_norm(centered);
+    const double norm = ctx.log2_canonical_norm(centered);
     log2_noise_ = norm == kNegInf ? 0.0 : clamp_noise(log2_noise_ + norm);
 }
 

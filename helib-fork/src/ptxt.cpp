@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "canonical.h"
 #include "errors.h"
 
 namespace helib {
@@ -37,7 +36,7 @@ EncodedPtxt::EncodedPtxt(std::shared_ptr<const Context> ctx, const u64* coeffs, 
     check_level(*ctx_, level);
     std::vector<double> centered;
     poly_ = plaintext_to_ntt(*ctx_, coeffs, num, chain_basis(*ctx_, level), &centered);
-    log2_norm_ = log2_canonical_norm(centered);
+    log2_norm_ = ctx_->log2_canonical_norm(centered);
 }
 
 EncodedPtxt::EncodedPtxt(const SparseTables& tables, const u64* coeffs)
@@ -48,7 +47,7 @@ EncodedPtxt::EncodedPtxt(const SparseTables& tables, const u64* coeffs)
     poly_ = plaintext_rows(*ctx_, coeffs, len, len, chain_basis(*ctx_, level_), &centered);
     for (size_t r = 0; r < level_; ++r) tables.ntt(r).forward(poly_.row(r));
     // The roots of Y^len + 1 are the (N/len)-th powers of those of X^N + 1: same norm.
-    log2_norm_ = log2_canonical_norm(centered);
+    log2_norm_ = ctx_->log2_canonical_norm(centered);
 }
 
 void EncodedPtxt::expand(size_t r, size_t begin, size_t count, u64* out) const {

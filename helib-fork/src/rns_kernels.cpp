@@ -78,4 +78,19 @@ void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const
     }
 }
 
+void row_from_chunks(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
+                     const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_from_chunks_avx2(out, chunks, num_chunks, radix, n, br.q);
+    // Scalar: positive and negative chunks in separate 128-bit sums (each product < 2^110).
+    for (size_t k = 0; k < n; ++k) {
+        u128 pos = 0, neg = 0;
+        for (size_t j = 0; j < num_chunks; ++j) {
+            const double x = chunks[j * n + k];
+            const u128 t = static_cast<u128>(static_cast<u64>(x < 0 ? -x : x)) * radix[j];
+            if (x < 0) neg += t; else pos += t;
+        }
+        out[k] = sub_mod(br.reduce(pos), br.reduce(neg), br.q);
+    }
+}
+
 }  // namespace helib

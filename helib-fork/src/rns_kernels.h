@@ -30,6 +30,10 @@ void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const
 // in_a holds residues mod q_in[a] read in (-q_in[a]/2, q_in[a]/2].
 void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
                           size_t n, const Barrett& br, bool simd);
+// Big integers from 48-bit pieces: out[k] = sum_j chunks[j * n + k] * radix[j] mod q, where the
+// chunks are signed integers held as doubles, |chunk| < 2^48, and radix[j] = 2^(48 j) mod q.
+void row_from_chunks(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
+                     const Barrett& br, bool simd);
 
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
@@ -41,5 +45,6 @@ void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, 
                    size_t terms, size_t n, u64 q);
 void row_convert_centered_avx2(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
                                size_t n, u64 q);
+void row_from_chunks_avx2(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n, u64 q);
 
 }  // namespace helib

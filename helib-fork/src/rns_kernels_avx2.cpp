@@ -148,4 +148,24 @@ HELIB_AVX2 void row_convert_centered_avx2(u64* out, const u64* const* in, const 
     }
 }
 
+// The running sum starts at chunk 0 (|c| < 2^48) or reduced (<= q/2 < 2^49); four terms of at
+// most q/2 + 2^46 each keep it below 2^52.
+HELIB_AVX2 void row_from_chunks_avx2(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
+                                     u64 q) {
+    const Consts c = make_consts(static_cast<double>(q));
+    for (size_t k = 0; k < n; k += 4 * kV) {
+        __m256d acc[kV];
+        for (int v = 0; v < kV; ++v) acc[v] = _mm256_loadu_pd(chunks + k + 4 * v);
+        for (size_t j = 1; j < num_chunks; ++j) {
+            __m256d y[kV], r[kV];
+            for (int v = 0; v < kV; ++v) y[v] = _mm256_loadu_pd(chunks + j * n + k + 4 * v);
+            mulmod_by<kV>(r, y, _mm256_set1_pd(static_cast<double>(radix[j])), c);
+            for (int v = 0; v < kV; ++v) acc[v] = _mm256_add_pd(acc[v], r[v]);
+            if (j % 4 == 0) reduce<kV>(acc, c);
+        }
+        reduce<kV>(acc, c);
+        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, acc[v], c);
+    }
+}
+
 }  // namespace helib

@@ -64,63 +64,79 @@ RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, c
     return plaintext_rows(ctx, coeffs, num, ctx.n(), basis, centered);
 }
 
+namespace {
+
+// Width of the pieces a coefficient is cut into for the row kernels: a signed 48-bit piece times a
+// residue below 2^50 is exact in the kernels' double arithmetic (rns_kernels.h).
+constexpr size_t kChunkBits = 48;
+// Coefficients converted per block: the pieces of one block (a few tens of KiB) stay in L1/L2
+// while every prime's row is written.
+constexpr size_t kBlock = 1024;
+
+// Cuts the little-endian magnitude `mag` (w limbs) into signed 48-bit pieces out[j * stride].
+void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks, double* out, size_t stride) {
+    for (size_t j = 0; j < num_chunks; ++j) {
+        const size_t bit = j * kChunkBits, i = bit / 64, shift = bit % 64;
+        u64 v = i < w ? mag[i] >> shift : 0;
+        if (shift > 64 - kChunkBits && i + 1 < w) v |= mag[i + 1] << (64 - shift);
+        v &= (u64{1} << kChunkBits) - 1;
+        out[j * stride] = negative ? -static_cast<double>(v) : static_cast<double>(v);
+    }
+}
+
+}  // namespace
+
 RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
                        std::vector<double>* centered) {
     const size_t w = ctx.p_limbs();
     if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
-    const std::vector<u64>& p = ctx.p_limb_vec();
-    std::vector<u64> half(w);
+    const mp_size_t wn = static_cast<mp_size_t>(w);
+    const mp_limb_t* pl = reinterpret_cast<const mp_limb_t*>(ctx.p_limb_vec().data());
+    std::vector<u64> half(w), mag(w);
     zz_to_limbs(ctx.half_p(), half.data(), w);
-
-    // Reduce each coefficient's magnitude once; remember its sign.
-    std::vector<u64> mag(num * w);
-    std::vector<uint8_t> negative(num, 0);
-    const mp_limb_t* pl = reinterpret_cast<const mp_limb_t*>(p.data());
     const mp_limb_t* hl = reinterpret_cast<const mp_limb_t*>(half.data());
-    for (size_t k = 0; k < num; ++k) {
-        const mp_limb_t* c = reinterpret_cast<const mp_limb_t*>(coeffs + k * w);
-        mp_limb_t* dst = reinterpret_cast<mp_limb_t*>(mag.data() + k * w);
-        if (mpn_cmp(c, pl, static_cast<mp_size_t>(w)) >= 0)
-            throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
-        if (mpn_cmp(c, hl, static_cast<mp_size_t>(w)) > 0) {
-            mpn_sub_n(dst, pl, c, static_cast<mp_size_t>(w));
-            negative[k] = 1;
-        } else {
-            for (size_t j = 0; j < w; ++j) dst[j] = c[j];
-        }
-    }
-    if (centered) {
-        centered->assign(n, 0.0);
-        for (size_t k = 0; k < num; ++k) {
-            double v = 0;
-            for (size_t j = w; j-- > 0;) v = v * 18446744073709551616.0 + double(mag[k * w + j]);
-            (*centered)[k] = negative[k] ? -v : v;
-        }
-    }
+    mp_limb_t* ml = reinterpret_cast<mp_limb_t*>(mag.data());
 
-    RnsPoly out(basis.size(), n);
+    // Centered magnitudes are at most p/2, below 2^(bits(p) - 1).
+    const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kChunkBits - 2) / kChunkBits;
+    std::vector<u64> radix(basis.size() * num_chunks);
     for (size_t r = 0; r < basis.size(); ++r) {
-        const size_t pi = basis[r];
-        const u64 q = ctx.prime(pi);
-        const Barrett& br = ctx.ntt(pi).barrett();
-        // radix[j] = 2^(64 j) mod q; each limb product is < 2^124, so 15 of them fit in 128 bits.
-        std::vector<u64> radix(w);
-        const u64 two64 = static_cast<u64>((static_cast<u128>(1) << 64) % q);
-        radix[0] = 1;
-        for (size_t j = 1; j < w; ++j) radix[j] = br.mul(radix[j - 1], two64);
-        u64* row = out.row(r);
-        for (size_t k = 0; k < num; ++k) {
-            const u64* c = mag.data() + k * w;
-            u64 acc = 0;
-            for (size_t j0 = 0; j0 < w; j0 += 15) {
-                u128 sum = acc;
-                const size_t j1 = std::min(w, j0 + 15);
-                for (size_t j = j0; j < j1; ++j) sum += static_cast<u128>(c[j]) * radix[j];
-                acc = br.reduce(sum);
+        const u64 q = ctx.prime(basis[r]);
+        const u64 step = pow_mod(2, kChunkBits, q);
+        radix[r * num_chunks] = 1;
+        for (size_t j = 1; j < num_chunks; ++j)
+            radix[r * num_chunks + j] = mul_mod(radix[r * num_chunks + j - 1], step, q);
+    }
+    if (centered) centered->assign(n, 0.0);
+
+    const size_t block = std::min(n, kBlock);  // both powers of two, so blocks tile the row
+    std::vector<double> chunks(num_chunks * block);
+    RnsPoly out = RnsPoly::uninit(basis.size(), n);
+    for (size_t b0 = 0; b0 < n; b0 += block) {
+        for (size_t i = 0; i < block; ++i) {
+            const size_t k = b0 + i;
+            if (k >= num) {
+                for (size_t j = 0; j < num_chunks; ++j) chunks[j * block + i] = 0.0;
+                continue;
             }
-            // Signs are random: select without a branch.
-            row[k] = select(negative[k], neg_mod_branchless(acc, q), acc);
+            const mp_limb_t* c = reinterpret_cast<const mp_limb_t*>(coeffs + k * w);
+            if (mpn_cmp(c, pl, wn) >= 0)
+                throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
+            const bool negative = mpn_cmp(c, hl, wn) > 0;
+            if (negative)
+                mpn_sub_n(ml, pl, c, wn);
+            else
+                std::copy(c, c + w, ml);
+            cut_into_chunks(mag.data(), w, negative, num_chunks, chunks.data() + i, block);
+            if (centered) {
+                double v = 0;
+                for (size_t j = num_chunks; j-- > 0;) v = v * 281474976710656.0 + chunks[j * block + i];
+                (*centered)[k] = v;
+            }
         }
+        for (size_t r = 0; r < basis.size(); ++r)
+            row_from_chunks(out.row(r) + b0, chunks.data(), num_chunks, radix.data() + r * num_chunks, block,
+                            ctx.ntt(basis[r]).barrett(), ctx.simd());
     }
     return out;
 }

@@ -237,7 +237,8 @@ impl PubKey {
         self.encrypt_limbs(&limbs)
     }
 
-    fn encrypt_limbs(&self, limbs: &[u64]) -> Result<Ctxt> {
+    /// Encrypts coefficients laid out as the engine takes them (checked by the caller).
+    pub(crate) fn encrypt_limbs(&self, limbs: &[u64]) -> Result<Ctxt> {
         let num_coeffs = limbs.len() / self.context().plaintext_limbs();
         let mut raw: *mut sys::helib_ctxt = ptr::null_mut();
         // SAFETY: the key handle is live; `limbs` holds `num_coeffs * plaintext_limbs` values

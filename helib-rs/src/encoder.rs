@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::field::check_field;
 use crate::ntt_field::NegacyclicNtt;
+use crate::ntt_mont::{Limbs, MontNtt};
 
 /// Packs `N` field elements ("slots") into one plaintext polynomial of `F_p[X] / (X^N + 1)`
 /// and unpacks them, in `O(N log N)`, so that one ciphertext operation acts on all slots.
@@ -41,12 +42,14 @@ use crate::ntt_field::NegacyclicNtt;
 ///
 /// # Algorithm
 ///
-/// [`decode`](Self::decode) is a negacyclic NTT over `F`: twist coefficient `i` by `zeta^i`,
-/// then an in-place radix-2 cyclic NTT of size `N` (precomputed twiddles, bit-reversed
-/// output), then one precomputed gather from NTT order to slot order.
+/// [`decode`](Self::decode) is a negacyclic NTT over `F` (precomputed twiddles, in place,
+/// bit-reversed output), then one precomputed gather from NTT order to slot order.
 /// [`encode`](Self::encode) runs the same steps backwards, with the `1/N` folded into the
-/// untwist. A call allocates its output (and, for `decode`, one work buffer), nothing per
-/// element.
+/// transform. A call allocates its output and one work buffer, nothing per element.
+///
+/// Fields below `2^254` held in four limbs (BN254's scalar field among them) take a fast path
+/// that transforms plain integers with lazily reduced Montgomery arithmetic; any other field
+/// uses arkworks' arithmetic. Both give the same results.
 ///
 /// # Example
 ///
@@ -69,10 +72,17 @@ use crate::ntt_field::NegacyclicNtt;
 /// ```
 #[derive(Clone)]
 pub struct BatchEncoder<F: PrimeField> {
-    ntt: NegacyclicNtt<F>,
+    ntt: Transform<F>,
     zeta: F,
     /// `slot_pos[s]`: where the NTT's bit-reversed output holds slot `s`.
     slot_pos: Vec<usize>,
+}
+
+/// The NTT behind an encoder: the integer fast path when `F` fits it, else field arithmetic.
+#[derive(Clone)]
+enum Transform<F: PrimeField> {
+    Limbs(MontNtt),
+    Field(NegacyclicNtt<F>),
 }
 
 impl<F: PrimeField> fmt::Debug for BatchEncoder<F> {
@@ -120,7 +130,10 @@ impl<F: PrimeField> BatchEncoder<F> {
             )));
         }
         let zeta = root_of_unity_2n::<F>(log_m);
-        let ntt = NegacyclicNtt::new(n, zeta);
+        let ntt = match MontNtt::new(n, zeta) {
+            Some(fast) => Transform::Limbs(fast),
+            None => Transform::Field(NegacyclicNtt::new(n, zeta)),
+        };
 
         // Slot s holds m(zeta^e) with e = 2k + 1, which the NTT leaves at bitrev(k).
         let bits = n.trailing_zeros();
@@ -172,7 +185,10 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// assert_eq!(BatchEncoder::<Fr>::new(16).unwrap().ring_degree(), 16);
     /// ```
     pub fn ring_degree(&self) -> usize {
-        self.ntt.len()
+        match &self.ntt {
+            Transform::Limbs(ntt) => ntt.len(),
+            Transform::Field(ntt) => ntt.len(),
+        }
     }
 
     /// The number of slots, `N`: two rows of [`row_size`](Self::row_size).
@@ -183,7 +199,7 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// assert_eq!(BatchEncoder::<Fr>::new(16).unwrap().slot_count(), 16);
     /// ```
     pub fn slot_count(&self) -> usize {
-        self.ntt.len()
+        self.ring_degree()
     }
 
     /// The length of a row, `N / 2`: rotations act on each row separately.
@@ -194,7 +210,7 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// assert_eq!(BatchEncoder::<Fr>::new(16).unwrap().row_size(), 8);
     /// ```
     pub fn row_size(&self) -> usize {
-        self.ntt.len() / 2
+        self.ring_degree() / 2
     }
 
     /// The primitive `2N`-th root of unity `zeta` the slots are defined with
@@ -244,6 +260,55 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// # }
     /// ```
     pub fn encode(&self, values: &[F]) -> Result<Vec<F>> {
+        self.check_len(values)?;
+        match &self.ntt {
+            Transform::Limbs(ntt) => {
+                let a = self.encode_fast(ntt, values);
+                Ok(a.iter().map(|x| field_from_limbs(ntt, x)).collect())
+            }
+            Transform::Field(ntt) => {
+                let mut a = vec![F::zero(); self.ring_degree()];
+                for (value, &pos) in values.iter().zip(&self.slot_pos) {
+                    a[pos] = *value;
+                }
+                ntt.inverse_from_bitrev(&mut a);
+                Ok(a)
+            }
+        }
+    }
+
+    /// [`encode`](Self::encode) laid out as the engine takes plaintexts: `limbs_per_value`
+    /// little-endian limbs per coefficient (enough for `p`, which the caller checked). The
+    /// fast path never builds field elements.
+    pub(crate) fn encode_to_limbs(&self, values: &[F], limbs_per_value: usize) -> Result<Vec<u64>> {
+        self.check_len(values)?;
+        let n = self.ring_degree();
+        let mut out = vec![0u64; n * limbs_per_value];
+        let keep = limbs_per_value.min(4);
+        match &self.ntt {
+            Transform::Limbs(ntt) => {
+                let a = self.encode_fast(ntt, values);
+                for (x, dst) in a.iter().zip(out.chunks_exact_mut(limbs_per_value)) {
+                    dst[..keep].copy_from_slice(&x[..keep]);
+                }
+            }
+            Transform::Field(_) => {
+                for (x, dst) in self
+                    .encode(values)?
+                    .iter()
+                    .zip(out.chunks_exact_mut(limbs_per_value))
+                {
+                    let big = x.into_bigint();
+                    let src = big.as_ref();
+                    let len = src.len().min(limbs_per_value);
+                    dst[..len].copy_from_slice(&src[..len]);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn check_len(&self, values: &[F]) -> Result<()> {
         let n = self.ring_degree();
         if values.len() > n {
             return Err(Error::InvalidLength(format!(
@@ -251,12 +316,20 @@ impl<F: PrimeField> BatchEncoder<F> {
                 values.len()
             )));
         }
-        let mut a = vec![F::zero(); n];
+        Ok(())
+    }
+
+    /// The fast path's encode: canonical coefficients as limbs.
+    fn encode_fast(&self, ntt: &MontNtt, values: &[F]) -> Vec<Limbs> {
+        let mut a = vec![[0u64; 4]; self.ring_degree()];
         for (value, &pos) in values.iter().zip(&self.slot_pos) {
-            a[pos] = *value;
+            a[pos] = limbs_from_field(value);
         }
-        self.ntt.inverse_from_bitrev(&mut a);
-        Ok(a)
+        ntt.inverse_from_bitrev(&mut a);
+        for x in a.iter_mut() {
+            ntt.canonical(x);
+        }
+        a
     }
 
     /// The `N` slot values of the polynomial with coefficients `coeffs` (as
@@ -280,19 +353,32 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// ```
     pub fn decode(&self, coeffs: &[F]) -> Vec<F> {
         let n = self.ring_degree();
-        let mut a = vec![F::zero(); n];
-        // Chunk c of N coefficients is multiplied by X^(cN) = (-1)^c.
-        for (c, chunk) in coeffs.chunks(n).enumerate() {
-            if c == 0 {
-                a[..chunk.len()].copy_from_slice(chunk);
-            } else if c % 2 == 0 {
-                a.iter_mut().zip(chunk).for_each(|(x, y)| *x += y);
-            } else {
-                a.iter_mut().zip(chunk).for_each(|(x, y)| *x -= y);
+        let folded;
+        let coeffs = if coeffs.len() <= n {
+            coeffs
+        } else {
+            folded = fold_negacyclic(coeffs, n);
+            &folded[..]
+        };
+        match &self.ntt {
+            Transform::Limbs(ntt) => {
+                let mut a = vec![[0u64; 4]; n];
+                for (x, c) in a.iter_mut().zip(coeffs) {
+                    *x = limbs_from_field(c);
+                }
+                ntt.forward_bitrev(&mut a);
+                self.slot_pos
+                    .iter()
+                    .map(|&pos| field_from_limbs(ntt, &a[pos]))
+                    .collect()
+            }
+            Transform::Field(ntt) => {
+                let mut a = vec![F::zero(); n];
+                a[..coeffs.len()].copy_from_slice(coeffs);
+                ntt.forward_bitrev(&mut a);
+                self.slot_pos.iter().map(|&pos| a[pos]).collect()
             }
         }
-        self.ntt.forward_bitrev(&mut a);
-        self.slot_pos.iter().map(|&pos| a[pos]).collect()
     }
 
     /// The Galois element `3^k mod 2N` whose automorphism `X -> X^(3^k)` rotates both rows
@@ -362,6 +448,42 @@ impl<F: PrimeField> BatchEncoder<F> {
         }
         out
     }
+}
+
+/// Reduces a polynomial of any length modulo `X^n + 1`: chunk `c` of `n` coefficients is
+/// multiplied by `X^(cn) = (-1)^c`.
+fn fold_negacyclic<F: PrimeField>(coeffs: &[F], n: usize) -> Vec<F> {
+    let mut a = vec![F::zero(); n];
+    for (c, chunk) in coeffs.chunks(n).enumerate() {
+        if c % 2 == 0 {
+            a.iter_mut().zip(chunk).for_each(|(x, y)| *x += y);
+        } else {
+            a.iter_mut().zip(chunk).for_each(|(x, y)| *x -= y);
+        }
+    }
+    a
+}
+
+/// The canonical integer of a field element of the fast path (four limbs, checked when the
+/// encoder chose the path).
+fn limbs_from_field<F: PrimeField>(x: &F) -> Limbs {
+    let mut out = [0u64; 4];
+    for (dst, src) in out.iter_mut().zip(x.into_bigint().as_ref()) {
+        *dst = *src;
+    }
+    out
+}
+
+/// The field element of a fast-path value below `2p`.
+fn field_from_limbs<F: PrimeField>(ntt: &MontNtt, x: &Limbs) -> F {
+    let mut y = *x;
+    ntt.canonical(&mut y);
+    let mut big = F::BigInt::default();
+    for (dst, src) in big.as_mut().iter_mut().zip(&y) {
+        *dst = *src;
+    }
+    // A canonical value below p always converts; zero is unreachable but keeps this total.
+    F::from_bigint(big).unwrap_or_default()
 }
 
 /// `F::TWO_ADIC_ROOT_OF_UNITY` squared down to a primitive `2^log_m`-th root of unity; the

@@ -74,6 +74,7 @@ mod galois;
 mod keys;
 mod memory;
 mod ntt_field;
+mod ntt_mont;
 mod ops;
 mod periodic;
 mod ptxt;

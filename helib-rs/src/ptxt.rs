@@ -65,16 +65,7 @@ impl EncodedPtxt {
         coeffs: &[F],
         level: Option<u32>,
     ) -> Result<Self> {
-        let limbs = encode_poly(ctx, coeffs)?;
-        let num = limbs.len() / ctx.plaintext_limbs();
-        let level = engine_level(level)?;
-        let mut raw: *mut sys::helib_ptxt = ptr::null_mut();
-        // SAFETY: the context handle is live; `limbs` holds `num` values and outlives the
-        // call; `raw` is a valid out-pointer.
-        check(unsafe {
-            sys::helib_ptxt_encode(&mut raw, ctx.as_ptr(), limbs.as_ptr(), num, level)
-        })?;
-        Self::from_raw(raw, ctx)
+        Self::from_limbs(ctx, &encode_poly(ctx, coeffs)?, level)
     }
 
     /// Encodes slot values (at most `N`, zero-padded) with `encoder`, then converts them at
@@ -86,7 +77,21 @@ impl EncodedPtxt {
         level: Option<u32>,
     ) -> Result<Self> {
         check_encoder(ctx, encoder)?;
-        Self::from_poly(ctx, &encoder.encode(values)?, level)
+        let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
+        Self::from_limbs(ctx, &limbs, level)
+    }
+
+    /// Converts coefficients laid out as the engine takes them (checked by the caller).
+    fn from_limbs(ctx: &Context, limbs: &[u64], level: Option<u32>) -> Result<Self> {
+        let num = limbs.len() / ctx.plaintext_limbs();
+        let level = engine_level(level)?;
+        let mut raw: *mut sys::helib_ptxt = ptr::null_mut();
+        // SAFETY: the context handle is live; `limbs` holds `num` values and outlives the
+        // call; `raw` is a valid out-pointer.
+        check(unsafe {
+            sys::helib_ptxt_encode(&mut raw, ctx.as_ptr(), limbs.as_ptr(), num, level)
+        })?;
+        Self::from_raw(raw, ctx)
     }
 
     /// Wraps a handle the engine just produced.

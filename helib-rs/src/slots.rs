@@ -18,7 +18,7 @@ impl PubKey {
         values: &[F],
     ) -> Result<Ctxt> {
         check_encoder(self.context(), encoder)?;
-        self.encrypt_poly(&encoder.encode(values)?)
+        self.encrypt_limbs(&encoder.encode_to_limbs(values, self.context().plaintext_limbs())?)
     }
 }
 

@@ -1,0 +1,350 @@
+//! The encoder's fast path: the negacyclic NTT of [`ntt_field`](crate::ntt_field) for fields
+//! whose modulus fits four 64-bit limbs with two bits to spare (`p < 2^254`, BN254's scalar
+//! field among them), on plain little-endian integers instead of arkworks field elements.
+//!
+//! Why plain integers: every twiddle is stored in Montgomery form `w R mod p` (`R = 2^256`),
+//! and a Montgomery product of a plain `x` with it is the plain `x w mod p`. So the data never
+//! enters Montgomery form: the engine's limbs go in and come out without a conversion per
+//! element, and the transform allocates nothing.
+//!
+//! Why faster than arkworks' arithmetic: values stay lazily reduced in `[0, 2p)` (the spare
+//! bits make room for the sums), the twist by `zeta^i` is merged into the twiddles (the
+//! negacyclic transform of Longa and Naehrig) and the `1/N` of the inverse into its last stage,
+//! and stages run cache-blocked: once a butterfly span fits [`BLOCK`] elements, a block finishes
+//! all its remaining stages while it sits in L2.
+//!
+//! The output order and values are those of
+//! [`NegacyclicNtt`](crate::ntt_field::NegacyclicNtt): after `forward_bitrev`,
+//! `a[bitrev(k)] = m(zeta^(2k+1))`.
+
+use ark_ff::{FftField, Field, PrimeField};
+
+/// Four little-endian 64-bit limbs.
+pub(crate) type Limbs = [u64; 4];
+
+/// Elements per cache block: 8192 x 32 bytes = 256 KiB, half of this machine class's L2.
+const BLOCK: usize = 8192;
+
+/// Precomputed tables for one ring degree `N`.
+#[derive(Clone)]
+pub(crate) struct MontNtt {
+    n: usize,
+    p: Limbs,
+    two_p: Limbs,
+    /// `-p^(-1) mod 2^64`.
+    p_neg_inv: u64,
+    /// `zeta^bitrev(i) R mod p` for `0 < i < N` (entry 0 unused): the forward twiddles.
+    fwd: Vec<Limbs>,
+    /// `zeta^(-bitrev(i)) R mod p`: the inverse twiddles.
+    inv: Vec<Limbs>,
+    /// `N^(-1) R mod p` and `zeta^(-bitrev(1)) N^(-1) R mod p`: the inverse's last stage.
+    n_inv: Limbs,
+    last_inv: Limbs,
+}
+
+impl MontNtt {
+    /// Tables for ring degree `n` (a power of two, at least 2) and `zeta` a primitive `2n`-th
+    /// root of unity, or `None` when `F`'s modulus does not fit the fast path.
+    pub(crate) fn new<F: PrimeField + FftField>(n: usize, zeta: F) -> Option<Self> {
+        let p = limbs_of::<F>(&F::MODULUS)?;
+        if p[3] >> 62 != 0 {
+            return None;
+        }
+        let two_p = add(&p, &p).0;
+        let r = F::from(2u64).pow([256u64]);
+        let mont = |x: F| limbs_of::<F>(&(x * r).into_bigint()).expect("four limbs");
+        let zeta_inv = zeta.inverse().expect("a root of unity is nonzero");
+        let n_inv = F::from(n as u64)
+            .inverse()
+            .expect("N is invertible in an odd field");
+
+        let bits = n.trailing_zeros();
+        let bitrev = |i: usize| i.reverse_bits() >> (usize::BITS - bits);
+        let fwd_f = powers(zeta, n);
+        let inv_f = powers(zeta_inv, n);
+        let fwd = (0..n).map(|i| mont(fwd_f[bitrev(i)])).collect();
+        let inv = (0..n).map(|i| mont(inv_f[bitrev(i)])).collect();
+        Some(MontNtt {
+            n,
+            p,
+            two_p,
+            p_neg_inv: neg_inverse_mod_2_64(p[0]),
+            fwd,
+            inv,
+            n_inv: mont(n_inv),
+            last_inv: mont(inv_f[bitrev(1)] * n_inv),
+        })
+    }
+
+    /// The ring degree `N`.
+    pub(crate) fn len(&self) -> usize {
+        self.n
+    }
+
+    /// From coefficients (each below `2p`) to evaluations in bit-reversed order (each below
+    /// `2p`), as [`NegacyclicNtt::forward_bitrev`](crate::ntt_field::NegacyclicNtt).
+    pub(crate) fn forward_bitrev(&self, a: &mut [Limbs]) {
+        assert_eq!(a.len(), self.n, "forward NTT: wrong length");
+        // Cooley-Tukey: (x, y) -> (x + y w, x - y w); stage m has m groups of span 2t, t = N/2m.
+        let block = BLOCK.min(self.n);
+        let mut m = 1;
+        while m < self.n && self.n / m > block {
+            self.forward_stage(a, m, 0, self.n);
+            m *= 2;
+        }
+        for start in (0..self.n).step_by(block) {
+            let mut mb = m;
+            while mb < self.n {
+                self.forward_stage(a, mb, start, block);
+                mb *= 2;
+            }
+        }
+    }
+
+    /// The inverse of [`forward_bitrev`](Self::forward_bitrev): from evaluations in
+    /// bit-reversed order (each below `2p`) to coefficients, each below `2p`.
+    pub(crate) fn inverse_from_bitrev(&self, a: &mut [Limbs]) {
+        assert_eq!(a.len(), self.n, "inverse NTT: wrong length");
+        // Gentleman-Sande: (x, y) -> (x + y, (x - y) w); stage m (m = N/2t groups of span 2t)
+        // from t = 1 up. The last stage (m = 1) also multiplies by 1/N.
+        let mut m = self.n / 2;
+        let block = BLOCK.min(self.n);
+        for start in (0..self.n).step_by(block) {
+            let mut mb = m;
+            while mb > 1 && self.n / mb <= block {
+                self.inverse_stage(a, mb, start, block);
+                mb /= 2;
+            }
+        }
+        while m > 1 && self.n / m <= block {
+            m /= 2;
+        }
+        while m > 1 {
+            self.inverse_stage(a, m, 0, self.n);
+            m /= 2;
+        }
+        let t = self.n / 2;
+        let (lo, hi) = a.split_at_mut(t);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            let s = self.add_reduce(x, y);
+            let d = self.sub_reduce(x, y);
+            *x = self.mont_mul(&s, &self.n_inv);
+            *y = self.mont_mul(&d, &self.last_inv);
+        }
+    }
+
+    /// Replaces `x` (below `2p`) by its canonical residue in `[0, p)`.
+    pub(crate) fn canonical(&self, x: &mut Limbs) {
+        *x = cond_sub(x, &self.p);
+    }
+
+    /// The forward stage with `m` groups, restricted to `a[start..start + len]` (whole groups).
+    fn forward_stage(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
+        let t = self.n / (2 * m);
+        let first_group = start / (2 * t);
+        for (g, group) in a[start..start + len].chunks_exact_mut(2 * t).enumerate() {
+            let w = &self.fwd[m + first_group + g];
+            let (lo, hi) = group.split_at_mut(t);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let v = self.mont_mul(y, w);
+                *y = self.sub_reduce(x, &v);
+                *x = self.add_reduce(x, &v);
+            }
+        }
+    }
+
+    /// The inverse stage with `m` groups, restricted to `a[start..start + len]`.
+    fn inverse_stage(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
+        let t = self.n / (2 * m);
+        let first_group = start / (2 * t);
+        for (g, group) in a[start..start + len].chunks_exact_mut(2 * t).enumerate() {
+            let w = &self.inv[m + first_group + g];
+            let (lo, hi) = group.split_at_mut(t);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let d = self.sub_reduce(x, y);
+                *x = self.add_reduce(x, y);
+                *y = self.mont_mul(&d, w);
+            }
+        }
+    }
+
+    /// `x + y` reduced to `[0, 2p)`, for `x, y < 2p`.
+    #[inline(always)]
+    fn add_reduce(&self, x: &Limbs, y: &Limbs) -> Limbs {
+        cond_sub(&add(x, y).0, &self.two_p)
+    }
+
+    /// `x - y` reduced to `[0, 2p)`, for `x, y < 2p`: `x + (2p - y)`, below `4p < 2^256`.
+    #[inline(always)]
+    fn sub_reduce(&self, x: &Limbs, y: &Limbs) -> Limbs {
+        cond_sub(&add(x, &sub(&self.two_p, y).0).0, &self.two_p)
+    }
+
+    /// `x y R^(-1) mod p`, below `2p`, for `x < 2p` and `y < p` (CIOS Montgomery product).
+    ///
+    /// With `p < 2^254` every partial sum stays below `x + p < 3p < 2^256`, so the running
+    /// value fits four limbs and the top carry needs no fifth (the "no-carry" variant), and the
+    /// result `x y / R + p` is below `2p`.
+    #[inline(always)]
+    fn mont_mul(&self, x: &Limbs, y: &Limbs) -> Limbs {
+        let p = &self.p;
+        let mut t = [0u64; 4];
+        for &yi in y {
+            let (t0, mut carry_xy) = mac(t[0], x[0], yi, 0);
+            let m = t0.wrapping_mul(self.p_neg_inv);
+            let (_, mut carry_mp) = mac(t0, m, p[0], 0);
+            for j in 1..4 {
+                let (tj, c) = mac(t[j], x[j], yi, carry_xy);
+                carry_xy = c;
+                let (tj, c) = mac(tj, m, p[j], carry_mp);
+                carry_mp = c;
+                t[j - 1] = tj;
+            }
+            t[3] = carry_mp.wrapping_add(carry_xy);
+        }
+        t
+    }
+}
+
+/// `a + b c + carry` as (low word, high word); never overflows 128 bits.
+#[inline(always)]
+fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
+    let t = u128::from(a) + u128::from(b) * u128::from(c) + u128::from(carry);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `x + y` and the carry out.
+#[inline(always)]
+fn add(x: &Limbs, y: &Limbs) -> (Limbs, bool) {
+    let mut out = [0u64; 4];
+    let mut carry = false;
+    for i in 0..4 {
+        let (s, c1) = x[i].overflowing_add(y[i]);
+        let (s, c2) = s.overflowing_add(u64::from(carry));
+        out[i] = s;
+        carry = c1 | c2;
+    }
+    (out, carry)
+}
+
+/// `x - y` and the borrow out.
+#[inline(always)]
+fn sub(x: &Limbs, y: &Limbs) -> (Limbs, bool) {
+    let mut out = [0u64; 4];
+    let mut borrow = false;
+    for i in 0..4 {
+        let (d, b1) = x[i].overflowing_sub(y[i]);
+        let (d, b2) = d.overflowing_sub(u64::from(borrow));
+        out[i] = d;
+        borrow = b1 | b2;
+    }
+    (out, borrow)
+}
+
+/// `x - m` if `x >= m`, else `x`, without a branch on the data.
+#[inline(always)]
+fn cond_sub(x: &Limbs, m: &Limbs) -> Limbs {
+    let (d, borrow) = sub(x, m);
+    let keep = 0u64.wrapping_sub(u64::from(borrow)); // all ones when x < m
+    let mut out = [0u64; 4];
+    for i in 0..4 {
+        out[i] = (x[i] & keep) | (d[i] & !keep);
+    }
+    out
+}
+
+/// `-x^(-1) mod 2^64` for odd `x` (Newton iteration, each step doubling the correct bits).
+fn neg_inverse_mod_2_64(x: u64) -> u64 {
+    let mut inv = 1u64;
+    for _ in 0..6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(x.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
+}
+
+/// `x`'s limbs, or `None` unless it has exactly four.
+pub(crate) fn limbs_of<F: PrimeField>(x: &F::BigInt) -> Option<Limbs> {
+    x.as_ref().try_into().ok()
+}
+
+/// `x^i` for `i < len`.
+fn powers<F: Field>(x: F, len: usize) -> Vec<F> {
+    std::iter::successors(Some(F::one()), |y| Some(*y * x))
+        .take(len)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ntt_field::NegacyclicNtt;
+    use ark_bn254::Fr;
+    use ark_ff::UniformRand;
+
+    fn zeta(n: usize) -> Fr {
+        let log = (2 * n).trailing_zeros();
+        Fr::TWO_ADIC_ROOT_OF_UNITY.pow([1u64 << (Fr::TWO_ADICITY - log)])
+    }
+
+    fn to_field(ntt: &MontNtt, a: &[Limbs]) -> Vec<Fr> {
+        a.iter()
+            .map(|x| {
+                let mut y = *x;
+                ntt.canonical(&mut y);
+                Fr::from_bigint(ark_ff::BigInt(y)).expect("canonical")
+            })
+            .collect()
+    }
+
+    /// Sizes on both sides of the cache block, so blocked and unblocked stages both run.
+    #[test]
+    fn matches_the_generic_transform_both_ways() {
+        let mut rng = ark_std::test_rng();
+        for log_n in [1u32, 2, 3, 5, 8, 13, 14, 15] {
+            let n = 1usize << log_n;
+            let z = zeta(n);
+            let fast = MontNtt::new(n, z).expect("BN254 fits the fast path");
+            let generic = NegacyclicNtt::new(n, z);
+            let coeffs: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            // Inputs anywhere in [0, 2p): add p to every other one.
+            let mut a: Vec<Limbs> = coeffs
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let x = c.into_bigint().0;
+                    if i % 2 == 1 {
+                        add(&x, &fast.p).0
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            let mut expect = coeffs.clone();
+            generic.forward_bitrev(&mut expect);
+            fast.forward_bitrev(&mut a);
+            assert_eq!(to_field(&fast, &a), expect, "forward, n = {n}");
+            assert!(
+                a.iter().all(|x| sub(x, &fast.two_p).1),
+                "lazy bound, n = {n}"
+            );
+            fast.inverse_from_bitrev(&mut a);
+            assert_eq!(to_field(&fast, &a), coeffs, "inverse, n = {n}");
+        }
+    }
+
+    #[test]
+    fn montgomery_product_is_the_field_product() {
+        let mut rng = ark_std::test_rng();
+        let ntt = MontNtt::new(4, zeta(4)).expect("fast path");
+        let r = Fr::from(2u64).pow([256u64]);
+        for _ in 0..1000 {
+            let (x, y) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+            // x lazily reduced as x + p, y in Montgomery form.
+            let xl = add(&x.into_bigint().0, &ntt.p).0;
+            let yl = (y * r).into_bigint().0;
+            let prod = ntt.mont_mul(&xl, &yl);
+            assert!(sub(&prod, &ntt.two_p).1, "below 2p");
+            assert_eq!(to_field(&ntt, &[prod])[0], x * y);
+        }
+    }
+}
