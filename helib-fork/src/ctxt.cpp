@@ -1,12 +1,11 @@
 #include "ctxt.h"
 
-#include <gmp.h>
-
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
 
+#include "crt_mod_p.h"
 #include "errors.h"
 #include "key_switch.h"
 #include "noise.h"
@@ -67,15 +66,19 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     return c;
 }
 
-void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v) const {
+void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v, const u64* row_scale) const {
     const Context& ctx = *ctx_;
     if (sk.context() != ctx_) throw Mismatch("secret key and ciphertext belong to different contexts");
     if (sk.id() != key_id_) throw Mismatch("ciphertext was not encrypted under this secret key");
-    const Basis chain = chain_basis(ctx, level_);
-    v = c0_;
-    for (size_t r = 0; r < level_; ++r)
-        row_mul_add(v.row(r), c1_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(), ctx.simd());
-    ntt_inverse(ctx, chain, v);
+    v = RnsPoly::uninit(level_, ctx.n());
+    for (size_t r = 0; r < level_; ++r) {
+        row_mul_add_to(v.row(r), c1_.row(r), sk.s_ntt().row(r), c0_.row(r), ctx.n(), ctx.ntt(r).barrett(),
+                       ctx.simd());
+        if (row_scale)
+            ctx.ntt(r).inverse_scaled(v.row(r), row_scale[r]);
+        else
+            ctx.ntt(r).inverse(v.row(r));
+    }
 }
 
 void Ctxt::decrypt(const SecKey& sk, u64* out) const {
@@ -89,61 +92,11 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
                                    std::to_string(static_cast<int>(log2_modulus())) +
                                    "; decryption would not be reliable");
     }
+    // The rows come out as y_i = [v_i (Q/q_i)^-1]_{q_i}, the form reconstruct_mod_p takes.
     RnsPoly v;
-    raw_phase(sk, v);
-    const size_t n = ctx.n(), w = ctx.p_limbs(), l = level_;
-    const LevelCrt& crt = ctx.crt(l);
-    const mp_limb_t* p = reinterpret_cast<const mp_limb_t*>(ctx.p_limb_vec().data());
-    const bool unit_factor = NTL::IsOne(factor_);
-    std::vector<u64> finv(w, 0);
-    if (!unit_factor) zz_to_limbs(NTL::InvMod(factor_, ctx.p()), finv.data(), w);
-
-    // v = sum_i y_i (Q/q_i) - alpha Q with y_i = [v_i (Q/q_i)^-1]_{q_i}; alpha is the rounded
-    // fractional sum sum_i y_i / q_i, whose distance to alpha also says how close v is to Q/2.
-    // Row-wise passes compute y and the fractions; the big-integer part runs per coefficient.
-    std::vector<double> frac(n, 0.0);
-    for (size_t i = 0; i < l; ++i) {
-        const u64 q = ctx.prime(i), w_inv = crt.punct_inv[i], w_inv_s = crt.punct_inv_shoup[i];
-        const double inv_q = crt.inv_q[i];
-        u64* row = v.row(i);
-        for (size_t k = 0; k < n; ++k) {
-            row[k] = mul_shoup(row[k], w_inv, w_inv_s, q);
-            frac[k] += static_cast<double>(row[k]) * inv_q;
-        }
-    }
-    std::vector<mp_limb_t> acc(w + 2), quot(w + 3), rem(w), prod(2 * w), quot2(w + 1);
-    // acc += y * x for an x of w limbs (acc has w + 2 limbs).
-    auto mul_acc = [&](u64 y, const u64* x) {
-        u64 carry = 0;
-        for (size_t j = 0; j < w; ++j) {
-            const u128 t = static_cast<u128>(y) * x[j] + acc[j] + carry;
-            acc[j] = static_cast<u64>(t);
-            carry = static_cast<u64>(t >> 64);
-        }
-        const u64 before = acc[w];
-        acc[w] += carry;
-        acc[w + 1] += acc[w] < before;
-    };
-    for (size_t k = 0; k < n; ++k) {
-        const double alpha = std::nearbyint(frac[k]);
-        if (std::fabs(frac[k] - alpha) >= 0.25)
-            throw NoiseBudgetExhausted(
-                "measured noise exceeds a quarter of the modulus: decryption would not be reliable");
-        std::fill(acc.begin(), acc.end(), 0);
-        for (size_t i = 0; i < l; ++i) mul_acc(v.row(i)[k], crt.punct_mod_p[i].data());
-        mul_acc(static_cast<u64>(alpha), crt.p_minus_q_mod_p.data());  // -alpha Q mod p
-        mpn_tdiv_qr(quot.data(), rem.data(), 0, acc.data(), static_cast<mp_size_t>(w + 2), p,
-                    static_cast<mp_size_t>(w));
-        mp_limb_t* dst = reinterpret_cast<mp_limb_t*>(out + k * w);
-        if (unit_factor) {
-            for (size_t j = 0; j < w; ++j) dst[j] = rem[j];
-        } else {
-            mpn_mul_n(prod.data(), rem.data(), reinterpret_cast<const mp_limb_t*>(finv.data()),
-                      static_cast<mp_size_t>(w));
-            mpn_tdiv_qr(quot2.data(), dst, 0, prod.data(), static_cast<mp_size_t>(2 * w), p,
-                        static_cast<mp_size_t>(w));
-        }
-    }
+    raw_phase(sk, v, ctx.crt(level_).punct_inv.data());
+    const NTL::ZZ scale = NTL::IsOne(factor_) ? NTL::ZZ(1) : NTL::InvMod(factor_, ctx.p());
+    reconstruct_mod_p(ctx, level_, v, scale, out);
 }
 
 double Ctxt::measure_noise(const SecKey& sk) const {

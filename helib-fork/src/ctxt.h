@@ -86,7 +86,8 @@ private:
     void scale_by(const NTL::ZZ& r);  // multiply by r without touching `factor`
     void add_or_sub(const Ctxt& other, bool subtract);
     void rows_scalar(const NTL::ZZ& centered_k);
-    void raw_phase(const SecKey& sk, RnsPoly& v) const;  // [c0 + c1 s] in coefficient form
+    // [c0 + c1 s] in coefficient form; row i multiplied by row_scale[i] when given.
+    void raw_phase(const SecKey& sk, RnsPoly& v, const u64* row_scale = nullptr) const;
 
     std::shared_ptr<const Context> ctx_;
     uint64_t key_id_;

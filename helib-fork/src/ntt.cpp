@@ -160,4 +160,16 @@ void NttTable::inverse(u64* a) const {
     for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], inv_n_, inv_n_shoup_, q_);
 }
 
+void NttTable::inverse_scaled(u64* a, u64 c) const {
+    const u64 scale = barrett_.mul(inv_n_, c);
+    if (simd_) {
+        ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(scale),
+                         static_cast<double>(barrett_.mul(w_inv_n_, c)));
+        return;
+    }
+    inverse_block(a, 1, 0, n_ / 2);
+    const u64 scale_shoup = shoup_precompute(scale, q_);
+    for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], scale, scale_shoup, q_);
+}
+
 }  // namespace helib

@@ -37,6 +37,8 @@ public:
     void forward(u64* a) const;
     // Inverse of forward (including the 1/N scaling).
     void inverse(u64* a) const;
+    // inverse, then a *= c mod q (c < q), at no extra cost: c joins the 1/N scaling.
+    void inverse_scaled(u64* a, u64 c) const;
 
     // Exponent e (odd, mod 2N) of the evaluation point held at NTT index i.
     u64 eval_exponent(size_t i) const;

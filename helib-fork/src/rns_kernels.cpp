@@ -13,9 +13,9 @@ void row_mul(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, 
     for (size_t k = 0; k < n; ++k) out[k] = br.mul(a[k], b[k]);
 }
 
-void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_mul_add_avx2(out, a, b, n, br.q);
-    for (size_t k = 0; k < n; ++k) out[k] = add_mod(out[k], br.mul(a[k], b[k]), br.q);
+void row_mul_add_to(u64* out, const u64* a, const u64* b, const u64* c, size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_mul_add_to_avx2(out, a, b, c, n, br.q);
+    for (size_t k = 0; k < n; ++k) out[k] = add_mod(c[k], br.mul(a[k], b[k]), br.q);
 }
 
 void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,

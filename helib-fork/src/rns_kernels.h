@@ -12,8 +12,12 @@ namespace helib {
 
 // out = a * b mod q
 void row_mul(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd);
+// out = c + a * b mod q (c may be out)
+void row_mul_add_to(u64* out, const u64* a, const u64* b, const u64* c, size_t n, const Barrett& br, bool simd);
 // out = out + a * b mod q
-void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd);
+inline void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Barrett& br, bool simd) {
+    row_mul_add_to(out, a, b, out, n, br, simd);
+}
 // out = a0 * b1 + a1 * b0 mod q
 void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,
                const Barrett& br, bool simd);
@@ -37,7 +41,7 @@ void row_from_chunks(u64* out, const double* chunks, size_t num_chunks, const u6
 
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
-void row_mul_add_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
+void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);
 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n, u64 q);
 void row_mul_const_avx2(u64* out, const u64* a, u64 w, size_t n, u64 q);
 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, u64 q);

@@ -27,7 +27,7 @@ HELIB_AVX2 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64
     }
 }
 
-HELIB_AVX2 void row_mul_add_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q) {
+HELIB_AVX2 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c_in, size_t n, u64 q) {
     const Consts c = make_consts(static_cast<double>(q));
     for (size_t k = 0; k < n; k += 4 * kV) {
         __m256d x[kV], y[kV], r[kV];
@@ -36,7 +36,7 @@ HELIB_AVX2 void row_mul_add_avx2(u64* out, const u64* a, const u64* b, size_t n,
             y[v] = load_u64(b + k + 4 * v, c);
         }
         mulmod<kV>(r, x, y, c);
-        for (int v = 0; v < kV; ++v) r[v] = _mm256_add_pd(r[v], load_u64(out + k + 4 * v, c));
+        for (int v = 0; v < kV; ++v) r[v] = _mm256_add_pd(r[v], load_u64(c_in + k + 4 * v, c));
         reduce<kV>(r, c);
         for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
     }
