@@ -7,7 +7,7 @@ use ark_ff::PrimeField;
 use helib_bindings as sys;
 
 use crate::error::{check, Error, Result};
-use crate::field::{check_field, to_limbs};
+use crate::field::check_field;
 use crate::ptxt::engine_level;
 use crate::{BatchEncoder, Context, EncodedPtxt};
 
@@ -104,8 +104,11 @@ impl<F: PrimeField> PeriodicEncoder<F> {
     /// Encodes the slot vector whose row 0 repeats `row0` and row 1 repeats `row1` (each of
     /// exactly `d` values).
     pub fn encode(&self, row0: &[F], row1: &[F]) -> Result<EncodedPtxt> {
-        let coeffs = self.sparse_coeffs(row0, row1)?;
-        self.encode_sparse(&coeffs)
+        let slots = self.small_slots(row0, row1)?;
+        let limbs = self
+            .small
+            .encode_to_limbs(&slots, self.ctx.plaintext_limbs())?;
+        self.encode_sparse(&limbs)
     }
 
     /// Encodes `values` (exactly `d` of them) repeated along both rows.
@@ -117,7 +120,7 @@ impl<F: PrimeField> PeriodicEncoder<F> {
     /// for [`PubKey::encrypt_poly`](crate::PubKey::encrypt_poly): encrypting a replicated
     /// vector without a size-`N` transform.
     pub fn encode_poly(&self, row0: &[F], row1: &[F]) -> Result<Vec<F>> {
-        let coeffs = self.sparse_coeffs(row0, row1)?;
+        let coeffs = self.small.encode(&self.small_slots(row0, row1)?)?;
         let stride = self.ctx.ring_degree() / coeffs.len();
         let mut out = vec![F::zero(); self.ctx.ring_degree()];
         for (i, c) in coeffs.into_iter().enumerate() {
@@ -126,8 +129,9 @@ impl<F: PrimeField> PeriodicEncoder<F> {
         Ok(out)
     }
 
-    /// Coefficients of `m'` (the values of the small ring, `2d` of them, 4 for `d = 1`).
-    fn sparse_coeffs(&self, row0: &[F], row1: &[F]) -> Result<Vec<F>> {
+    /// The slots of `m'` in the small ring (`2d` of them, 4 for `d = 1`), whose coefficients
+    /// are the nonzero ones of the full plaintext.
+    fn small_slots(&self, row0: &[F], row1: &[F]) -> Result<Vec<F>> {
         let d = self.period;
         if row0.len() != d || row1.len() != d {
             return Err(Error::InvalidLength(format!(
@@ -141,11 +145,11 @@ impl<F: PrimeField> PeriodicEncoder<F> {
         for row in [row0, row1] {
             slots.extend(row.iter().cycle().take(stored));
         }
-        self.small.encode(&slots)
+        Ok(slots)
     }
 
-    fn encode_sparse(&self, coeffs: &[F]) -> Result<EncodedPtxt> {
-        let limbs = to_limbs(coeffs, self.ctx.plaintext_limbs());
+    /// Converts the small ring's coefficients, laid out as the engine takes them.
+    fn encode_sparse(&self, limbs: &[u64]) -> Result<EncodedPtxt> {
         let mut raw: *mut sys::helib_ptxt = ptr::null_mut();
         // SAFETY: the encoder handle is live; `limbs` holds 2d values of plaintext_limbs
         // limbs each (the length the encoder was built for) and outlives the call.
