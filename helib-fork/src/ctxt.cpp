@@ -146,13 +146,13 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     const Context& ctx = *ctx_;
     const KeySwitchKey& key = keys.key(g);
     const std::vector<uint32_t>& perm = keys.permutation(g);
-    // sigma(c0) + ks(sigma(c1)), permuting in place: c1 is consumed by the key switch.
+    // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h).
     RnsPoly k0, k1;
-    permute_inplace(perm, c0_);
-    permute_inplace(perm, c1_);
     key_switch(ctx, key, c1_, level_, k0, k1);
     add_inplace(ctx, chain_basis(ctx, level_), c0_, k0);
+    permute_inplace(perm, c0_);
     c1_ = std::move(k1);
+    permute_inplace(perm, c1_);
     log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
 }
 
@@ -171,12 +171,16 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
             out.push_back(*this);
             continue;
         }
-        // Built from its parts: (ks0 + sigma(c0), ks1), no copy of this ciphertext first.
+        // Built from its parts, (sigma(c0 + k0), sigma(k1)) as in apply_galois, with no copy of
+        // this ciphertext first.
         Ctxt c(ctx_, key_id_, level_);
         c.factor_ = factor_;
         const std::vector<uint32_t>& perm = keys.permutation(g);
-        apply_switch_key(ctx, keys.key(g), d, &perm, c.c0_, c.c1_);
-        add_permuted(ctx, perm, c0_, c.c0_);
+        RnsPoly k0, k1;
+        apply_switch_key(ctx, keys.key(g), d, k0, k1);
+        add_inplace(ctx, chain_basis(ctx, level_), k0, c0_);
+        apply_permutation(perm, k0, c.c0_);
+        apply_permutation(perm, k1, c.c1_);
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
         out.push_back(std::move(c));
     }

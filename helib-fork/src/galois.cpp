@@ -46,14 +46,11 @@ void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a) {
     }
 }
 
-void add_permuted(const Context& ctx, const std::vector<uint32_t>& perm, const RnsPoly& src, RnsPoly& dst) {
-    const size_t n = dst.n;
-    for (size_t r = 0; r < dst.rows; ++r) {
-        const u64 q = ctx.prime(r);
-        const u64* s = src.row(r);
-        u64* d = dst.row(r);
-        for (size_t i = 0; i < n; ++i) d[i] = add_mod(d[i], s[perm[i]], q);
-    }
+uint64_t galois_inverse(size_t n, uint64_t g) {
+    // Newton iteration for the inverse modulo 2^64, then reduced modulo 2N (a power of two).
+    uint64_t inv = 1;
+    for (int i = 0; i < 6; ++i) inv *= 2 - g * inv;
+    return inv & (2 * static_cast<uint64_t>(n) - 1);
 }
 
 GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
@@ -64,9 +61,9 @@ GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
         if (keys_.count(g)) continue;
         Entry entry;
         entry.perm = galois_permutation(ctx.n(), g);
-        RnsPoly target;
-        apply_permutation(entry.perm, sk.s_ntt(), target);  // s(X^g) over the full basis
-        entry.key = sk.make_switch_key(target);
+        RnsPoly under;  // sigma^-1(s) = s(X^(g^-1)) over the full basis
+        apply_permutation(galois_permutation(ctx.n(), galois_inverse(ctx.n(), g)), sk.s_ntt(), under);
+        entry.key = sk.make_switch_key(sk.s_ntt(), &under);
         keys_.emplace(g, std::move(entry));
     }
 }

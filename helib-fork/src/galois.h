@@ -1,6 +1,10 @@
-// Galois automorphisms X -> X^g (g odd mod 2N) and the keys that switch s(X^g) back to s.
-// In NTT form an automorphism is a permutation of the evaluation points, the same for every
-// prime, so it costs one gather per row.
+// Galois automorphisms X -> X^g (g odd mod 2N) and their keys. In NTT form an automorphism is a
+// permutation of the evaluation points, the same for every prime, so it costs one gather per row.
+//
+// The key for g switches s to sigma^-1(s) (sigma = the automorphism), not sigma(s) to s: a
+// rotation key-switches c1 as it is, giving k0 + k1 sigma^-1(s) ~ c1 s, and then permutes only
+// its outputs, sigma(c0 + k0) + sigma(k1) s ~ sigma(c0 + c1 s). A hoisted batch thus permutes two
+// polynomials per rotation after the mod-down instead of every digit before the key product.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +26,8 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
 void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
 // The same in place, through one row of scratch.
 void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a);
-// dst += the permutation of src, on dst's rows (basis chain primes 0..dst.rows-1).
-void add_permuted(const Context& ctx, const std::vector<uint32_t>& perm, const RnsPoly& src, RnsPoly& dst);
+// The inverse of g modulo 2N (g odd).
+uint64_t galois_inverse(size_t n, uint64_t g);
 
 // Galois keys for a chosen set of elements, generated only for those.
 class GaloisKeys {

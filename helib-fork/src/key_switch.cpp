@@ -167,23 +167,14 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
     return d;
 }
 
-void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
-                      const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1) {
+void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
+                      RnsPoly& out1) {
     const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
-    std::vector<Words> permuted(perm ? terms : 0, Words(n));
     std::vector<const u64*> x(terms), kb(terms), ka(terms);
     for (size_t r = 0; r < ext.size(); ++r) {
-        for (size_t i = 0; i < terms; ++i) {
-            x[i] = d.digits[i].row(r);
-            if (perm) {
-                u64* dst = permuted[i].data();
-                const uint32_t* p = perm->data();
-                for (size_t k = 0; k < n; ++k) dst[k] = x[i][p[k]];
-                x[i] = dst;
-            }
-        }
+        for (size_t i = 0; i < terms; ++i) x[i] = d.digits[i].row(r);
         key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, acc0.row(r), acc1.row(r));
     }
     mod_down(ctx, acc0, level);

@@ -23,11 +23,9 @@ struct Decomposition {
 };
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
 
-// Inner product of a decomposition with a key, then mod-down. With `perm`, every digit is
-// first permuted (the automorphism applied to the decomposition of c, which equals the
-// decomposition of the automorphism of c: centered lifting commutes with signed permutations).
-void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d,
-                      const std::vector<uint32_t>* perm, RnsPoly& out0, RnsPoly& out1);
+// Inner product of a decomposition with a key, then mod-down.
+void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
+                      RnsPoly& out1);
 
 // (acc - p * [acc * p^-1]_P) / P in place: acc over the extended basis (level chain rows in NTT
 // form, then the special rows in NTT form) becomes the result over the chain basis in NTT form.

@@ -32,15 +32,16 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
 }
 
-KeySwitchKey SecKey::make_switch_key(const RnsPoly& target) const {
+KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under) const {
     const Context& ctx = *ctx_;
     const size_t n = ctx.n();
     const Basis full = extended_basis(ctx, ctx.num_chain());
+    const RnsPoly& s = under ? *under : s_ntt_;
     // -s, so that b = t e + gain target - a s is two fused row passes.
     RnsPoly neg_s = RnsPoly::uninit(full.size(), n);
     for (size_t r = 0; r < full.size(); ++r) {
         const u64 q = ctx.prime(full[r]);
-        const u64* sr = s_ntt_.row(r);
+        const u64* sr = s.row(r);
         u64* out = neg_s.row(r);
         for (size_t k = 0; k < n; ++k) out[k] = neg_mod_branchless(sr[k], q);
     }

@@ -32,8 +32,9 @@ public:
     // s in NTT form over the full basis (chain + special primes).
     const RnsPoly& s_ntt() const { return s_ntt_; }
 
-    // Key-switching key from `target` (NTT over the full basis) to this secret.
-    KeySwitchKey make_switch_key(const RnsPoly& target) const;
+    // Key-switching key from `target` to `under` (both NTT over the full basis; `under`
+    // defaults to this secret): b + a under = P target + t e.
+    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under = nullptr) const;
 
 private:
     std::shared_ptr<const Context> ctx_;

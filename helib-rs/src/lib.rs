@@ -73,6 +73,8 @@ mod field;
 mod galois;
 mod keys;
 mod memory;
+#[cfg(target_arch = "x86_64")]
+mod mont_asm;
 mod ntt_field;
 mod ntt_mont;
 mod ops;

@@ -40,6 +40,8 @@ pub(crate) struct MontNtt {
     /// `N^(-1) R mod p` and `zeta^(-bitrev(1)) N^(-1) R mod p`: the inverse's last stage.
     n_inv: Limbs,
     last_inv: Limbs,
+    /// Whether the Montgomery products run as BMI2/ADX assembly (see [`mont_asm`](crate::mont_asm)).
+    adx: bool,
 }
 
 impl MontNtt {
@@ -73,6 +75,7 @@ impl MontNtt {
             inv,
             n_inv: mont(n_inv),
             last_inv: mont(inv_f[bitrev(1)] * n_inv),
+            adx: adx_available(),
         })
     }
 
@@ -85,17 +88,25 @@ impl MontNtt {
     /// `2p`), as [`NegacyclicNtt::forward_bitrev`](crate::ntt_field::NegacyclicNtt).
     pub(crate) fn forward_bitrev(&self, a: &mut [Limbs]) {
         assert_eq!(a.len(), self.n, "forward NTT: wrong length");
+        if self.adx {
+            self.forward_with::<true>(a)
+        } else {
+            self.forward_with::<false>(a)
+        }
+    }
+
+    fn forward_with<const ADX: bool>(&self, a: &mut [Limbs]) {
         // Cooley-Tukey: (x, y) -> (x + y w, x - y w); stage m has m groups of span 2t, t = N/2m.
         let block = BLOCK.min(self.n);
         let mut m = 1;
         while m < self.n && self.n / m > block {
-            self.forward_stage(a, m, 0, self.n);
+            self.forward_stage::<ADX>(a, m, 0, self.n);
             m *= 2;
         }
         for start in (0..self.n).step_by(block) {
             let mut mb = m;
             while mb < self.n {
-                self.forward_stage(a, mb, start, block);
+                self.forward_stage::<ADX>(a, mb, start, block);
                 mb *= 2;
             }
         }
@@ -105,6 +116,14 @@ impl MontNtt {
     /// bit-reversed order (each below `2p`) to coefficients, each below `2p`.
     pub(crate) fn inverse_from_bitrev(&self, a: &mut [Limbs]) {
         assert_eq!(a.len(), self.n, "inverse NTT: wrong length");
+        if self.adx {
+            self.inverse_with::<true>(a)
+        } else {
+            self.inverse_with::<false>(a)
+        }
+    }
+
+    fn inverse_with<const ADX: bool>(&self, a: &mut [Limbs]) {
         // Gentleman-Sande: (x, y) -> (x + y, (x - y) w); stage m (m = N/2t groups of span 2t)
         // from t = 1 up. The last stage (m = 1) also multiplies by 1/N.
         let mut m = self.n / 2;
@@ -112,7 +131,7 @@ impl MontNtt {
         for start in (0..self.n).step_by(block) {
             let mut mb = m;
             while mb > 1 && self.n / mb <= block {
-                self.inverse_stage(a, mb, start, block);
+                self.inverse_stage::<ADX>(a, mb, start, block);
                 mb /= 2;
             }
         }
@@ -120,7 +139,7 @@ impl MontNtt {
             m /= 2;
         }
         while m > 1 {
-            self.inverse_stage(a, m, 0, self.n);
+            self.inverse_stage::<ADX>(a, m, 0, self.n);
             m /= 2;
         }
         let t = self.n / 2;
@@ -128,8 +147,8 @@ impl MontNtt {
         for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
             let s = self.add_reduce(x, y);
             let d = self.sub_reduce(x, y);
-            *x = self.mont_mul(&s, &self.n_inv);
-            *y = self.mont_mul(&d, &self.last_inv);
+            *x = self.mul::<ADX>(&s, &self.n_inv);
+            *y = self.mul::<ADX>(&d, &self.last_inv);
         }
     }
 
@@ -139,14 +158,14 @@ impl MontNtt {
     }
 
     /// The forward stage with `m` groups, restricted to `a[start..start + len]` (whole groups).
-    fn forward_stage(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
+    fn forward_stage<const ADX: bool>(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
         let t = self.n / (2 * m);
         let first_group = start / (2 * t);
         for (g, group) in a[start..start + len].chunks_exact_mut(2 * t).enumerate() {
             let w = &self.fwd[m + first_group + g];
             let (lo, hi) = group.split_at_mut(t);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let v = self.mont_mul(y, w);
+                let v = self.mul::<ADX>(y, w);
                 *y = self.sub_reduce(x, &v);
                 *x = self.add_reduce(x, &v);
             }
@@ -154,7 +173,7 @@ impl MontNtt {
     }
 
     /// The inverse stage with `m` groups, restricted to `a[start..start + len]`.
-    fn inverse_stage(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
+    fn inverse_stage<const ADX: bool>(&self, a: &mut [Limbs], m: usize, start: usize, len: usize) {
         let t = self.n / (2 * m);
         let first_group = start / (2 * t);
         for (g, group) in a[start..start + len].chunks_exact_mut(2 * t).enumerate() {
@@ -163,7 +182,7 @@ impl MontNtt {
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
                 let d = self.sub_reduce(x, y);
                 *x = self.add_reduce(x, y);
-                *y = self.mont_mul(&d, w);
+                *y = self.mul::<ADX>(&d, w);
             }
         }
     }
@@ -178,6 +197,18 @@ impl MontNtt {
     #[inline(always)]
     fn sub_reduce(&self, x: &Limbs, y: &Limbs) -> Limbs {
         cond_sub(&add(x, &sub(&self.two_p, y).0).0, &self.two_p)
+    }
+
+    /// [`mont_mul`](Self::mont_mul), as assembly when `ADX` (which the caller sets only when
+    /// [`adx`](Self::adx) says the CPU has the instructions).
+    #[inline(always)]
+    fn mul<const ADX: bool>(&self, x: &Limbs, y: &Limbs) -> Limbs {
+        #[cfg(target_arch = "x86_64")]
+        if ADX {
+            // SAFETY: ADX is only true on a path chosen because `adx_available()` held.
+            return unsafe { crate::mont_asm::mont_mul(x, y, &self.p, self.p_neg_inv) };
+        }
+        self.mont_mul(x, y)
     }
 
     /// `x y R^(-1) mod p`, below `2p`, for `x < 2p` and `y < p` (CIOS Montgomery product).
@@ -203,6 +234,23 @@ impl MontNtt {
             t[3] = carry_mp.wrapping_add(carry_xy);
         }
         t
+    }
+}
+
+/// Whether the Montgomery products can run as BMI2/ADX assembly: an x86-64 CPU with both
+/// extensions, unless `HELIB_FORCE_SCALAR` is set (non-empty), which tests use to run the
+/// portable code on any machine (the engine honours it too).
+fn adx_available() -> bool {
+    if std::env::var_os("HELIB_FORCE_SCALAR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -304,6 +352,10 @@ mod tests {
             let n = 1usize << log_n;
             let z = zeta(n);
             let fast = MontNtt::new(n, z).expect("BN254 fits the fast path");
+            let portable = MontNtt {
+                adx: false,
+                ..fast.clone()
+            };
             let generic = NegacyclicNtt::new(n, z);
             let coeffs: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
             // Inputs anywhere in [0, 2p): add p to every other one.
@@ -321,7 +373,10 @@ mod tests {
                 .collect();
             let mut expect = coeffs.clone();
             generic.forward_bitrev(&mut expect);
+            let mut b = a.clone();
+            portable.forward_bitrev(&mut b);
             fast.forward_bitrev(&mut a);
+            assert_eq!(a, b, "assembly and portable products, n = {n}");
             assert_eq!(to_field(&fast, &a), expect, "forward, n = {n}");
             assert!(
                 a.iter().all(|x| sub(x, &fast.two_p).1),
@@ -343,6 +398,9 @@ mod tests {
             let xl = add(&x.into_bigint().0, &ntt.p).0;
             let yl = (y * r).into_bigint().0;
             let prod = ntt.mont_mul(&xl, &yl);
+            if ntt.adx {
+                assert_eq!(ntt.mul::<true>(&xl, &yl), prod, "assembly differs");
+            }
             assert!(sub(&prod, &ntt.two_p).1, "below 2p");
             assert_eq!(to_field(&ntt, &[prod])[0], x * y);
         }
