@@ -6,11 +6,13 @@ namespace helib {
 namespace {
 
 // Fast basis extension of one digit (chain primes [b, e)) to other primes, with the digit's
-// residues read centered in (-q_a/2, q_a/2]: x = sum_a [c_a (Q_S/q_a)^-1]_{q_a} (Q_S/q_a).
+// residues read centered in [-q_a/2, q_a/2]: x = sum_a [c_a (Q_S/q_a)^-1]_{q_a} (Q_S/q_a).
 struct DigitLift {
     size_t b = 0, e = 0, targets = 0;
     std::vector<u64> q_in;       // the digit's primes
     std::vector<u64> punct_mod;  // (Q_S/q_a) mod target r, at [r * s + a]
+    Reals centered;              // [c_a (Q_S/q_a)^-1]_{q_a}, centered, row a at [a * n]
+    std::vector<const double*> rows;
 
     DigitLift(const Context& ctx, size_t b_, size_t e_, const Basis& ext) : b(b_), e(e_), targets(ext.size()) {
         const size_t s = e - b;
@@ -27,26 +29,30 @@ struct DigitLift {
         }
     }
 
-    // Scales the digit's coefficient rows in place by (Q_S/q_a)^-1 mod q_a.
-    void prepare(const Context& ctx, RnsPoly& c_coeff) const {
-        const size_t s = e - b;
+    // The digit's rows of c (NTT form) in coefficient form, scaled by (Q_S/q_a)^-1 mod q_a and
+    // centered, into `centered`; `scratch` holds one row.
+    void prepare(const Context& ctx, const RnsPoly& c, Words& scratch) {
+        const size_t s = e - b, n = ctx.n();
+        centered.resize(s * n);
+        rows.resize(s);
         for (size_t a = 0; a < s; ++a) {
+            std::copy(c.row(b + a), c.row(b + a) + n, scratch.begin());
+            ctx.ntt(b + a).inverse(scratch.data());
             const u64 qa = q_in[a];
             u64 prod = 1;
             for (size_t a2 = 0; a2 < s; ++a2)
                 if (a2 != a) prod = mul_mod(prod, q_in[a2] % qa, qa);
-            u64* row = c_coeff.row(b + a);
-            row_mul_const(row, row, inv_mod(prod, qa), ctx.n(), ctx.ntt(b + a).barrett(), ctx.simd());
+            rows[a] = centered.data() + a * n;
+            row_mul_const_centered(centered.data() + a * n, scratch.data(), inv_mod(prod, qa), n,
+                                   ctx.ntt(b + a).barrett(), ctx.simd());
         }
     }
 
     // The digit modulo target prime ext[r], coefficient form, into out.
-    void extend(const Context& ctx, const RnsPoly& scaled, size_t r, size_t prime_index, u64* out) const {
+    void extend(const Context& ctx, size_t r, size_t prime_index, u64* out) const {
         const size_t s = e - b;
-        std::vector<const u64*> rows(s);
-        for (size_t a = 0; a < s; ++a) rows[a] = scaled.row(b + a);
-        row_convert_centered(out, rows.data(), q_in.data(), punct_mod.data() + r * s, s, ctx.n(),
-                             ctx.ntt(prime_index).barrett(), ctx.simd());
+        row_dot_signed(out, rows.data(), punct_mod.data() + r * s, s, ctx.n(), ctx.ntt(prime_index).barrett(),
+                       ctx.simd());
     }
 };
 
@@ -63,36 +69,27 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
     row_dot2(o0, o1, x.data(), kb.data(), ka.data(), terms, ctx.n(), ctx.ntt(pi).barrett(), ctx.simd());
 }
 
-// The chain rows of c (NTT form) as coefficients: the input of the digit decomposition.
-RnsPoly coefficient_form(const Context& ctx, const RnsPoly& c, size_t level) {
-    RnsPoly out = c;
-    out.truncate(level);
-    ntt_inverse(ctx, chain_basis(ctx, level), out);
-    return out;
-}
-
 }  // namespace
 
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
-    std::vector<u64> q_in(K), w(K);
-    std::vector<const u64*> z_rows(K);
+    std::vector<u64> w(K);
+    Reals z(K * n);
+    std::vector<const double*> z_rows(K);
     for (size_t k = 0; k < K; ++k) {
         const size_t si = ctx.special_index(k);
         u64* row = acc.row(level + k);
         ctx.ntt(si).inverse(row);
-        row_mul_const(row, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(), ctx.simd());
-        q_in[k] = ctx.prime(si);
-        z_rows[k] = row;
+        z_rows[k] = z.data() + k * n;
+        row_mul_const_centered(z.data() + k * n, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(),
+                               ctx.simd());
     }
     Words x(n);
     for (size_t i = 0; i < level; ++i) {
-        // The correction x mod q_i, then row i becomes acc/P - p x/P; the special rows stay
-        // intact until every chain row is done.
+        // The correction x mod q_i, then row i becomes acc/P - p x/P.
         for (size_t k = 0; k < K; ++k) w[k] = ctx.p_over_pk_mod_q(k, i);
-        row_convert_centered(x.data(), z_rows.data(), q_in.data(), w.data(), K, n, ctx.ntt(i).barrett(),
-                             ctx.simd());
+        row_dot_signed(x.data(), z_rows.data(), w.data(), K, n, ctx.ntt(i).barrett(), ctx.simd());
         ctx.ntt(i).forward(x.data());
         row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x.data(), ctx.t_p_inv_mod_q(i), n,
                           ctx.ntt(i).barrett(), ctx.simd());
@@ -104,15 +101,14 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
                 RnsPoly& out0, RnsPoly& out1) {
     const size_t n = ctx.n();
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly scaled = coefficient_form(ctx, c, level);
-
+    Words scratch(n);
     std::vector<DigitLift> lifts;
     std::vector<size_t> digit_of;
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
         if (b >= e) continue;
         lifts.emplace_back(ctx, b, e, ext);
-        lifts.back().prepare(ctx, scaled);
+        lifts.back().prepare(ctx, c, scratch);
         digit_of.push_back(j);
     }
 
@@ -127,7 +123,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
             if (pi >= lifts[d].b && pi < lifts[d].e) {
                 x[d] = c.row(pi);  // the digit's own primes: c's residue as it is
             } else {
-                lifts[d].extend(ctx, scaled, r, pi, lifted[d].data());
+                lifts[d].extend(ctx, r, pi, lifted[d].data());
                 ctx.ntt(pi).forward(lifted[d].data());
                 x[d] = lifted[d].data();
             }
@@ -143,21 +139,21 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
     const size_t n = ctx.n();
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly scaled = coefficient_form(ctx, c, level);
+    Words scratch(n);
     Decomposition d;
     d.level = level;
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
         if (b >= e) continue;
         DigitLift lift(ctx, b, e, ext);
-        lift.prepare(ctx, scaled);
+        lift.prepare(ctx, c, scratch);
         RnsPoly digit = RnsPoly::uninit(ext.size(), n);
         for (size_t r = 0; r < ext.size(); ++r) {
             const size_t pi = ext[r];
             if (pi >= b && pi < e) {
                 std::copy(c.row(pi), c.row(pi) + n, digit.row(r));
             } else {
-                lift.extend(ctx, scaled, r, pi, digit.row(r));
+                lift.extend(ctx, r, pi, digit.row(r));
                 ctx.ntt(pi).forward(digit.row(r));
             }
         }

@@ -57,39 +57,30 @@ void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const
     }
 }
 
-void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
-                          size_t n, const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_convert_centered_avx2(out, in, q_in, w, s, n, br.q);
-    // Scalar: 128-bit sums (s products < 2^101 each); a negative input -q_in + x is handled by
-    // adding the precomputed -q_in * w mod q, selected without a branch.
-    const u64 q = br.q;
-    std::vector<u64> half(s), corr(s);
-    for (size_t a = 0; a < s; ++a) {
-        half[a] = q_in[a] / 2;
-        corr[a] = mul_mod(q - q_in[a] % q, w[a], q);
-    }
+void row_dot_signed(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, const Barrett& br,
+                    bool simd) {
+    if (use_simd(simd, n)) return row_dot_signed_avx2(out, in, w, terms, n, br.q);
+    // Scalar: positive and negative terms in separate 128-bit sums (each product < 2^112).
     for (size_t k = 0; k < n; ++k) {
-        u128 acc = 0;
-        for (size_t a = 0; a < s; ++a) {
-            const u64 t = in[a][k];
-            acc += static_cast<u128>(t) * w[a] + (corr[a] & (0 - static_cast<u64>(t > half[a])));
+        u128 pos = 0, neg = 0;
+        for (size_t a = 0; a < terms; ++a) {
+            const double x = in[a][k];
+            const u128 t = static_cast<u128>(static_cast<u64>(x < 0 ? -x : x)) * w[a];
+            if (x < 0)
+                neg += t;
+            else
+                pos += t;
         }
-        out[k] = br.reduce(acc);
+        out[k] = sub_mod(br.reduce(pos), br.reduce(neg), br.q);
     }
 }
 
-void row_from_chunks(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
-                     const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_from_chunks_avx2(out, chunks, num_chunks, radix, n, br.q);
-    // Scalar: positive and negative chunks in separate 128-bit sums (each product < 2^110).
+void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_mul_const_centered_avx2(out, a, w, n, br.q);
+    const u64 q = br.q, wp = shoup_precompute(w, q), half = q / 2;
     for (size_t k = 0; k < n; ++k) {
-        u128 pos = 0, neg = 0;
-        for (size_t j = 0; j < num_chunks; ++j) {
-            const double x = chunks[j * n + k];
-            const u128 t = static_cast<u128>(static_cast<u64>(x < 0 ? -x : x)) * radix[j];
-            if (x < 0) neg += t; else pos += t;
-        }
-        out[k] = sub_mod(br.reduce(pos), br.reduce(neg), br.q);
+        const u64 v = mul_shoup(a[k], w, wp, q);
+        out[k] = v > half ? -static_cast<double>(q - v) : static_cast<double>(v);
     }
 }
 

@@ -30,14 +30,13 @@ void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, siz
 // inner product, one pass for both outputs.
 void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
               size_t n, const Barrett& br, bool simd);
-// Fast basis conversion with centered inputs: out = sum_a [in_a]_centered * w[a] mod q, where
-// in_a holds residues mod q_in[a] read in (-q_in[a]/2, q_in[a]/2].
-void row_convert_centered(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
-                          size_t n, const Barrett& br, bool simd);
-// Big integers from 48-bit pieces: out[k] = sum_j chunks[j * n + k] * radix[j] mod q, where the
-// chunks are signed integers held as doubles, |chunk| < 2^48, and radix[j] = 2^(48 j) mod q.
-void row_from_chunks(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
-                     const Barrett& br, bool simd);
+// out = sum_a in[a] * w[a] mod q over `terms` rows of signed integers held as doubles,
+// |in| < 2^50, and constants w[a] < q: basis conversion from centered residues (key switching)
+// and big integers from 48-bit pieces (plaintext conversion).
+void row_dot_signed(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, const Barrett& br,
+                    bool simd);
+// out = [a * w mod q] centered in [-q/2, q/2], as doubles: the input form of row_dot_signed.
+void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd);
 
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
@@ -47,8 +46,7 @@ void row_mul_const_avx2(u64* out, const u64* a, u64 w, size_t n, u64 q);
 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, u64 q);
 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
                    size_t terms, size_t n, u64 q);
-void row_convert_centered_avx2(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
-                               size_t n, u64 q);
-void row_from_chunks_avx2(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n, u64 q);
+void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);
+void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q);
 
 }  // namespace helib

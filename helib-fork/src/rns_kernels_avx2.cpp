@@ -118,28 +118,18 @@ HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* 
     }
 }
 
-// Centered inputs have |t| < 2^49, so each term is <= 5q/8 and four of them on top of a
-// reduced sum stay below 3q.
-HELIB_AVX2 void row_convert_centered_avx2(u64* out, const u64* const* in, const u64* q_in, const u64* w, size_t s,
-                                          size_t n, u64 q) {
+// Each term is at most q/2 + 2^48 < 2^49.2 (|in| < 2^50); four of them on top of a reduced sum
+// (<= q/2) stay below 2^52.
+HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
+                                    u64 q) {
     const Consts c = make_consts(static_cast<double>(q));
-    std::vector<double> qa(s), half(s), wd(s);
-    for (size_t a = 0; a < s; ++a) {
-        qa[a] = static_cast<double>(q_in[a]);
-        half[a] = static_cast<double>(q_in[a] / 2);
-        wd[a] = static_cast<double>(w[a]);
-    }
     for (size_t k = 0; k < n; k += 4 * kV) {
         __m256d acc[kV];
         for (int v = 0; v < kV; ++v) acc[v] = c.zero;
-        for (size_t a = 0; a < s; ++a) {
-            const __m256d h = _mm256_broadcast_sd(&half[a]), qv = _mm256_broadcast_sd(&qa[a]);
-            __m256d t[kV], r[kV];
-            for (int v = 0; v < kV; ++v) {
-                t[v] = load_u64(in[a] + k + 4 * v, c);
-                t[v] = _mm256_sub_pd(t[v], _mm256_and_pd(_mm256_cmp_pd(t[v], h, _CMP_GT_OQ), qv));
-            }
-            mulmod_by<kV>(r, t, _mm256_broadcast_sd(&wd[a]), c);
+        for (size_t a = 0; a < terms; ++a) {
+            __m256d y[kV], r[kV];
+            for (int v = 0; v < kV; ++v) y[v] = _mm256_loadu_pd(in[a] + k + 4 * v);
+            mulmod_by<kV>(r, y, _mm256_set1_pd(static_cast<double>(w[a])), c);
             for (int v = 0; v < kV; ++v) acc[v] = _mm256_add_pd(acc[v], r[v]);
             if (a % 4 == 3) reduce<kV>(acc, c);
         }
@@ -148,23 +138,15 @@ HELIB_AVX2 void row_convert_centered_avx2(u64* out, const u64* const* in, const 
     }
 }
 
-// The running sum starts at chunk 0 (|c| < 2^48) or reduced (<= q/2 < 2^49); four terms of at
-// most q/2 + 2^46 each keep it below 2^52.
-HELIB_AVX2 void row_from_chunks_avx2(u64* out, const double* chunks, size_t num_chunks, const u64* radix, size_t n,
-                                     u64 q) {
+HELIB_AVX2 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q) {
     const Consts c = make_consts(static_cast<double>(q));
+    const __m256d wv = _mm256_set1_pd(static_cast<double>(w));
     for (size_t k = 0; k < n; k += 4 * kV) {
-        __m256d acc[kV];
-        for (int v = 0; v < kV; ++v) acc[v] = _mm256_loadu_pd(chunks + k + 4 * v);
-        for (size_t j = 1; j < num_chunks; ++j) {
-            __m256d y[kV], r[kV];
-            for (int v = 0; v < kV; ++v) y[v] = _mm256_loadu_pd(chunks + j * n + k + 4 * v);
-            mulmod_by<kV>(r, y, _mm256_set1_pd(static_cast<double>(radix[j])), c);
-            for (int v = 0; v < kV; ++v) acc[v] = _mm256_add_pd(acc[v], r[v]);
-            if (j % 4 == 0) reduce<kV>(acc, c);
-        }
-        reduce<kV>(acc, c);
-        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, acc[v], c);
+        __m256d x[kV], r[kV];
+        for (int v = 0; v < kV; ++v) x[v] = load_u64(a + k + 4 * v, c);
+        mulmod_by<kV>(r, x, wv, c);
+        reduce<kV>(r, c);
+        for (int v = 0; v < kV; ++v) _mm256_storeu_pd(out + k + 4 * v, r[v]);
     }
 }
 

@@ -111,6 +111,8 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
 
     const size_t block = std::min(n, kBlock);  // both powers of two, so blocks tile the row
     std::vector<double> chunks(num_chunks * block);
+    std::vector<const double*> chunk_rows(num_chunks);
+    for (size_t j = 0; j < num_chunks; ++j) chunk_rows[j] = chunks.data() + j * block;
     RnsPoly out = RnsPoly::uninit(basis.size(), n);
     for (size_t b0 = 0; b0 < n; b0 += block) {
         for (size_t i = 0; i < block; ++i) {
@@ -135,8 +137,8 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
             }
         }
         for (size_t r = 0; r < basis.size(); ++r)
-            row_from_chunks(out.row(r) + b0, chunks.data(), num_chunks, radix.data() + r * num_chunks, block,
-                            ctx.ntt(basis[r]).barrett(), ctx.simd());
+            row_dot_signed(out.row(r) + b0, chunk_rows.data(), radix.data() + r * num_chunks, num_chunks, block,
+                           ctx.ntt(basis[r]).barrett(), ctx.simd());
     }
     return out;
 }

@@ -42,5 +42,7 @@ bool operator!=(const DefaultInitAllocator<T>&, const DefaultInitAllocator<U>&) 
 
 using u64 = uint64_t;
 using Words = std::vector<u64, DefaultInitAllocator<u64>>;
+// Signed residues held as doubles, the input form of the basis-conversion kernels.
+using Reals = std::vector<double, DefaultInitAllocator<double>>;
 
 }  // namespace helib
