@@ -1,7 +1,5 @@
 #include "rns_kernels.h"
 
-#include <vector>
-
 namespace helib {
 namespace {
 // The AVX2 kernels take 16 words per step.

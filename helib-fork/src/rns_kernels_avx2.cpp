@@ -2,8 +2,6 @@
 // handles 16 words as four interleaved vectors; rows are multiples of 16 words (N >= 1024).
 #include "avx2_modq.h"
 
-#include <vector>
-
 #include "rns_kernels.h"
 
 namespace helib {
