@@ -46,11 +46,14 @@ void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a) {
     }
 }
 
-uint64_t galois_inverse(size_t n, uint64_t g) {
-    // Newton iteration for the inverse modulo 2^64, then reduced modulo 2N (a power of two).
-    uint64_t inv = 1;
-    for (int i = 0; i < 6; ++i) inv *= 2 - g * inv;
-    return inv & (2 * static_cast<uint64_t>(n) - 1);
+void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out) {
+    const size_t n = a.n;
+    out = RnsPoly::uninit(a.rows, n);
+    for (size_t r = 0; r < a.rows; ++r) {
+        const u64* src = a.row(r);
+        u64* dst = out.row(r);
+        for (size_t i = 0; i < n; ++i) dst[perm[i]] = src[i];
+    }
 }
 
 GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
@@ -61,8 +64,8 @@ GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
         if (keys_.count(g)) continue;
         Entry entry;
         entry.perm = galois_permutation(ctx.n(), g);
-        RnsPoly under;  // sigma^-1(s) = s(X^(g^-1)) over the full basis
-        apply_permutation(galois_permutation(ctx.n(), galois_inverse(ctx.n(), g)), sk.s_ntt(), under);
+        RnsPoly under;  // sigma^-1(s) over the full basis
+        apply_inverse_permutation(entry.perm, sk.s_ntt(), under);
         entry.key = sk.make_switch_key(sk.s_ntt(), &under);
         keys_.emplace(g, std::move(entry));
     }

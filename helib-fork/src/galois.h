@@ -26,8 +26,8 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
 void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
 // The same in place, through one row of scratch.
 void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a);
-// The inverse of g modulo 2N (g odd).
-uint64_t galois_inverse(size_t n, uint64_t g);
+// out = sigma^-1(a) for the permutation of sigma: out[perm[i]] = a[i] on every row.
+void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
 
 // Galois keys for a chosen set of elements, generated only for those.
 class GaloisKeys {

@@ -61,14 +61,14 @@ private:
     std::vector<double> root_pow_d_, inv_root_pow_d_;
 };
 
-// Reverses the low `bits` bits of x.
+// Reverses the low `bits` bits of x (1 <= bits <= 64): swaps of ever larger bit groups, then a
+// byte swap, with no loop over the bits (Galois permutations call this for every index).
 inline size_t bit_reverse(size_t x, int bits) {
-    size_t r = 0;
-    for (int i = 0; i < bits; ++i) {
-        r = (r << 1) | (x & 1);
-        x >>= 1;
-    }
-    return r;
+    uint64_t v = x;
+    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    return static_cast<size_t>(__builtin_bswap64(v) >> (64 - bits));
 }
 
 }  // namespace helib

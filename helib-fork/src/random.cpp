@@ -10,6 +10,14 @@
 namespace helib {
 namespace {
 
+// Bit count without the libgcc call that __builtin_popcountll becomes on baseline x86-64.
+inline int popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
 inline uint32_t rotl(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
 
 inline void quarter_round(uint32_t* s, int a, int b, int c, int d) {
@@ -101,14 +109,34 @@ void Prng::uniform_row(uint64_t* out, size_t n, uint64_t bound) {
     constexpr size_t kBatch = 512;
     uint32_t words[2 * kBatch];
     size_t k = 0;
+    // Rejection sampling on `bits`-bit candidates. Up to 48 bits, three keystream words make two
+    // candidates (the chain primes have 48 bits or fewer, so a quarter of the ChaCha work goes);
+    // wider bounds take two words per candidate.
+    const bool packed = bits <= 48;
     while (k < n) {
         // At most n - k candidates per batch, so the branch-free store below stays in bounds.
         const size_t want = std::min(kBatch, n - k);
-        fill(words, 2 * want);
-        for (size_t i = 0; i < want; ++i) {
-            const uint64_t x = (words[2 * i] | static_cast<uint64_t>(words[2 * i + 1]) << 32) & mask;
-            out[k] = x;
-            k += x < bound;
+        if (packed) {
+            const size_t pairs = (want + 1) / 2;
+            fill(words, 3 * pairs);
+            for (size_t i = 0; i < pairs; ++i) {
+                const uint32_t* w = words + 3 * i;
+                const uint64_t x = (w[0] | static_cast<uint64_t>(w[1]) << 32) & mask;
+                const uint64_t y = (w[1] >> 16 | static_cast<uint64_t>(w[2]) << 16) & mask;
+                out[k] = x;
+                k += x < bound;
+                if (k == n) break;
+                out[k] = y;
+                k += y < bound;
+                if (k == n) break;
+            }
+        } else {
+            fill(words, 2 * want);
+            for (size_t i = 0; i < want; ++i) {
+                const uint64_t x = (words[2 * i] | static_cast<uint64_t>(words[2 * i + 1]) << 32) & mask;
+                out[k] = x;
+                k += x < bound;
+            }
         }
     }
 }
@@ -121,7 +149,7 @@ void Prng::centered_binomial_row(int32_t* out, size_t n) {
         fill(words, 2 * len);
         for (size_t i = 0; i < len; ++i) {
             const uint64_t x = words[2 * i] | static_cast<uint64_t>(words[2 * i + 1]) << 32;
-            out[k + i] = __builtin_popcountll(x & 0x1fffffULL) - __builtin_popcountll((x >> 21) & 0x1fffffULL);
+            out[k + i] = popcount(x & 0x1fffffULL) - popcount((x >> 21) & 0x1fffffULL);
         }
     }
 }
@@ -162,9 +190,7 @@ int Prng::ternary() {
 
 int Prng::centered_binomial() {
     uint64_t x = next_u64();
-    int a = __builtin_popcountll(x & 0x1fffffULL);
-    int b = __builtin_popcountll((x >> 21) & 0x1fffffULL);
-    return a - b;
+    return popcount(x & 0x1fffffULL) - popcount((x >> 21) & 0x1fffffULL);
 }
 
 }  // namespace helib
