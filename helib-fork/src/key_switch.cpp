@@ -5,6 +5,26 @@
 namespace helib {
 namespace {
 
+// Basis conversions compute several target rows per pass over their inputs: a block of
+// kConvertBlock coefficients of the s input rows (s x 4 KiB) stays in L1 while every target row
+// of the group takes its share, instead of the inputs streaming from L3 once per target row
+// (which made the conversions memory-bound). kRowGroup target rows form a group.
+constexpr size_t kConvertBlock = 512;
+constexpr size_t kRowGroup = 6;
+
+// outs[g] = sum_a in[a] * w[g][a] mod the prime with index prime_of[g], for every g.
+void convert_rows(const Context& ctx, const std::vector<const double*>& in, const std::vector<const u64*>& w,
+                  const std::vector<size_t>& prime_of, const std::vector<u64*>& outs) {
+    const size_t n = ctx.n(), s = in.size(), block = outs.size() == 1 ? n : std::min(n, kConvertBlock);
+    std::vector<const double*> in_block(s);
+    for (size_t b0 = 0; b0 < n; b0 += block) {
+        for (size_t a = 0; a < s; ++a) in_block[a] = in[a] + b0;
+        for (size_t g = 0; g < outs.size(); ++g)
+            row_dot_signed(outs[g] + b0, in_block.data(), w[g], s, block, ctx.ntt(prime_of[g]).barrett(),
+                           ctx.simd());
+    }
+}
+
 // Fast basis extension of one digit (chain primes [b, e)) to other primes, with the digit's
 // residues read centered in [-q_a/2, q_a/2]: x = sum_a [c_a (Q_S/q_a)^-1]_{q_a} (Q_S/q_a).
 struct DigitLift {
@@ -48,12 +68,17 @@ struct DigitLift {
         }
     }
 
-    // The digit modulo target prime ext[r], coefficient form, into out.
-    void extend(const Context& ctx, size_t r, size_t prime_index, u64* out) const {
+    // The digit modulo the target primes ext[r] (r in `targets_r`, prime indices `primes`), in
+    // coefficient form, into outs.
+    void extend(const Context& ctx, const std::vector<size_t>& targets_r, const std::vector<size_t>& primes,
+                const std::vector<u64*>& outs) const {
         const size_t s = e - b;
-        row_dot_signed(out, rows.data(), punct_mod.data() + r * s, s, ctx.n(), ctx.ntt(prime_index).barrett(),
-                       ctx.simd());
+        std::vector<const u64*> w(targets_r.size());
+        for (size_t g = 0; g < targets_r.size(); ++g) w[g] = punct_mod.data() + targets_r[g] * s;
+        convert_rows(ctx, rows, w, primes, outs);
     }
+
+    bool holds(size_t prime_index) const { return prime_index >= b && prime_index < e; }
 };
 
 // o0 = sum_d x[d] * key.b[digit_of[d]], o1 = sum_d x[d] * key.a[digit_of[d]] on the row of
@@ -74,7 +99,6 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
 void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
-    std::vector<u64> w(K);
     Reals z(K * n);
     std::vector<const double*> z_rows(K);
     for (size_t k = 0; k < K; ++k) {
@@ -85,14 +109,29 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
         row_mul_const_centered(z.data() + k * n, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(),
                                ctx.simd());
     }
-    Words x(n);
-    for (size_t i = 0; i < level; ++i) {
-        // The correction x mod q_i, then row i becomes acc/P - p x/P.
-        for (size_t k = 0; k < K; ++k) w[k] = ctx.p_over_pk_mod_q(k, i);
-        row_dot_signed(x.data(), z_rows.data(), w.data(), K, n, ctx.ntt(i).barrett(), ctx.simd());
-        ctx.ntt(i).forward(x.data());
-        row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x.data(), ctx.t_p_inv_mod_q(i), n,
-                          ctx.ntt(i).barrett(), ctx.simd());
+    // The correction x mod q_i for a group of chain rows at a time, then row i becomes
+    // acc/P - p x/P.
+    const size_t group = std::min(level, kRowGroup);
+    std::vector<Words> x(group, Words(n));
+    std::vector<std::vector<u64>> w_rows(group, std::vector<u64>(K));
+    for (size_t i0 = 0; i0 < level; i0 += group) {
+        const size_t count = std::min(group, level - i0);
+        std::vector<const u64*> w(count);
+        std::vector<size_t> primes(count);
+        std::vector<u64*> outs(count);
+        for (size_t g = 0; g < count; ++g) {
+            for (size_t k = 0; k < K; ++k) w_rows[g][k] = ctx.p_over_pk_mod_q(k, i0 + g);
+            w[g] = w_rows[g].data();
+            primes[g] = i0 + g;
+            outs[g] = x[g].data();
+        }
+        convert_rows(ctx, z_rows, w, primes, outs);
+        for (size_t g = 0; g < count; ++g) {
+            const size_t i = i0 + g;
+            ctx.ntt(i).forward(x[g].data());
+            row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i), n,
+                              ctx.ntt(i).barrett(), ctx.simd());
+        }
     }
     acc.truncate(level);
 }
@@ -113,17 +152,19 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     }
 
     // Row by row over the extended basis: lift each digit to this prime, NTT, and take the
-    // inner product with the key. The working set stays a few rows instead of every lifted digit.
+    // inner product with the key, so each lifted row is still in L2 for its NTT and product.
+    // (Grouping target rows as mod_down does cut the reads of the digit, but then the lifted
+    // rows reach their NTTs from L3, which measured slower.)
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
     std::vector<Words> lifted(lifts.size(), Words(n));
     std::vector<const u64*> x(lifts.size()), kb(lifts.size()), ka(lifts.size());
     for (size_t r = 0; r < ext.size(); ++r) {
         const size_t pi = ext[r];
         for (size_t d = 0; d < lifts.size(); ++d) {
-            if (pi >= lifts[d].b && pi < lifts[d].e) {
+            if (lifts[d].holds(pi)) {
                 x[d] = c.row(pi);  // the digit's own primes: c's residue as it is
             } else {
-                lifts[d].extend(ctx, r, pi, lifted[d].data());
+                lifts[d].extend(ctx, {r}, {pi}, {lifted[d].data()});
                 ctx.ntt(pi).forward(lifted[d].data());
                 x[d] = lifted[d].data();
             }
@@ -148,15 +189,20 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
         DigitLift lift(ctx, b, e, ext);
         lift.prepare(ctx, c, scratch);
         RnsPoly digit = RnsPoly::uninit(ext.size(), n);
+        std::vector<size_t> targets_r, primes;
+        std::vector<u64*> outs;
         for (size_t r = 0; r < ext.size(); ++r) {
             const size_t pi = ext[r];
-            if (pi >= b && pi < e) {
+            if (lift.holds(pi)) {
                 std::copy(c.row(pi), c.row(pi) + n, digit.row(r));
             } else {
-                lift.extend(ctx, r, pi, digit.row(r));
-                ctx.ntt(pi).forward(digit.row(r));
+                targets_r.push_back(r);
+                primes.push_back(pi);
+                outs.push_back(digit.row(r));
             }
         }
+        lift.extend(ctx, targets_r, primes, outs);
+        for (size_t g = 0; g < outs.size(); ++g) ctx.ntt(primes[g]).forward(outs[g]);
         d.digit_of.push_back(j);
         d.digits.push_back(std::move(digit));
     }
