@@ -8,7 +8,7 @@ use ark_ff::{FftField, PrimeField};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::field::check_field;
+use crate::field::{check_field, to_limbs};
 use crate::ntt_field::NegacyclicNtt;
 use crate::ntt_mont::{Limbs, MontNtt};
 
@@ -282,28 +282,17 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// fast path never builds field elements.
     pub(crate) fn encode_to_limbs(&self, values: &[F], limbs_per_value: usize) -> Result<Vec<u64>> {
         self.check_len(values)?;
-        let n = self.ring_degree();
-        let mut out = vec![0u64; n * limbs_per_value];
+        let Transform::Limbs(ntt) = &self.ntt else {
+            return Ok(to_limbs(&self.encode(values)?, limbs_per_value));
+        };
         let keep = limbs_per_value.min(4);
-        match &self.ntt {
-            Transform::Limbs(ntt) => {
-                let a = self.encode_fast(ntt, values);
-                for (x, dst) in a.iter().zip(out.chunks_exact_mut(limbs_per_value)) {
-                    dst[..keep].copy_from_slice(&x[..keep]);
-                }
-            }
-            Transform::Field(_) => {
-                for (x, dst) in self
-                    .encode(values)?
-                    .iter()
-                    .zip(out.chunks_exact_mut(limbs_per_value))
-                {
-                    let big = x.into_bigint();
-                    let src = big.as_ref();
-                    let len = src.len().min(limbs_per_value);
-                    dst[..len].copy_from_slice(&src[..len]);
-                }
-            }
+        let mut out = vec![0u64; self.ring_degree() * limbs_per_value];
+        for (x, dst) in self
+            .encode_fast(ntt, values)
+            .iter()
+            .zip(out.chunks_exact_mut(limbs_per_value))
+        {
+            dst[..keep].copy_from_slice(&x[..keep]);
         }
         Ok(out)
     }

@@ -54,18 +54,22 @@ impl MontNtt {
         }
         let two_p = add(&p, &p).0;
         let r = F::from(2u64).pow([256u64]);
-        let mont = |x: F| limbs_of::<F>(&(x * r).into_bigint()).expect("four limbs");
-        let zeta_inv = zeta.inverse().expect("a root of unity is nonzero");
-        let n_inv = F::from(n as u64)
-            .inverse()
-            .expect("N is invertible in an odd field");
+        // Every conversion below succeeds once the modulus has four limbs; the `?`s keep this
+        // total anyway (as do the inverses, which exist: zeta is a root of unity and N is a unit in an odd field).
+        let mont = |x: F| limbs_of::<F>(&(x * r).into_bigint());
+        let zeta_inv = zeta.inverse()?;
+        let n_inv = F::from(n as u64).inverse()?;
 
         let bits = n.trailing_zeros();
         let bitrev = |i: usize| i.reverse_bits() >> (usize::BITS - bits);
         let fwd_f = powers(zeta, n);
         let inv_f = powers(zeta_inv, n);
-        let fwd = (0..n).map(|i| mont(fwd_f[bitrev(i)])).collect();
-        let inv = (0..n).map(|i| mont(inv_f[bitrev(i)])).collect();
+        let fwd = (0..n)
+            .map(|i| mont(fwd_f[bitrev(i)]))
+            .collect::<Option<_>>()?;
+        let inv = (0..n)
+            .map(|i| mont(inv_f[bitrev(i)]))
+            .collect::<Option<_>>()?;
         Some(MontNtt {
             n,
             p,
@@ -73,8 +77,8 @@ impl MontNtt {
             p_neg_inv: neg_inverse_mod_2_64(p[0]),
             fwd,
             inv,
-            n_inv: mont(n_inv),
-            last_inv: mont(inv_f[bitrev(1)] * n_inv),
+            n_inv: mont(n_inv)?,
+            last_inv: mont(inv_f[bitrev(1)] * n_inv)?,
             adx: adx_available(),
         })
     }
