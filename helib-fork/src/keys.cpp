@@ -37,14 +37,6 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     const size_t n = ctx.n();
     const Basis full = extended_basis(ctx, ctx.num_chain());
     const RnsPoly& s = under ? *under : s_ntt_;
-    // -s, so that b = t e + gain target - a s is two fused row passes.
-    RnsPoly neg_s = RnsPoly::uninit(full.size(), n);
-    for (size_t r = 0; r < full.size(); ++r) {
-        const u64 q = ctx.prime(full[r]);
-        const u64* sr = s.row(r);
-        u64* out = neg_s.row(r);
-        for (size_t k = 0; k < n; ++k) out[k] = neg_mod_branchless(sr[k], q);
-    }
     KeySwitchKey key;
     key.seed = os_seed();
     Prng noise(os_seed());
@@ -57,11 +49,10 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
             const u64 q = ctx.prime(pi);
             const Barrett& br = ctx.ntt(pi).barrett();
             const bool in_digit = pi < ctx.num_chain() && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
-            // t e + gain target, as t e - (q - gain) target.
+            // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass.
             const u64 neg_gain = in_digit ? neg_mod(ctx.p_special_mod_q(pi), q) : 0;
-            u64* row = b.row(r);
-            row_mul_const_sub(row, row, ctx.t_mod(pi), target.row(r), neg_gain, n, br, ctx.simd());
-            row_mul_add(row, a.row(r), neg_s.row(r), n, br, ctx.simd());
+            row_switch_key_b(b.row(r), ctx.t_mod(pi), target.row(r), neg_gain, a.row(r), s.row(r), n, br,
+                             ctx.simd());
         }
         key.a.push_back(std::move(a));
         key.b.push_back(std::move(b));

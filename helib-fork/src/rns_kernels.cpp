@@ -36,6 +36,16 @@ void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, siz
     for (size_t k = 0; k < n; ++k) out[k] = sub_mod(mul_shoup(a[k], wa, wap, q), mul_shoup(b[k], wb, wbp, q), q);
 }
 
+void row_switch_key_b(u64* b, u64 t, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
+                      bool simd) {
+    if (use_simd(simd, n)) return row_switch_key_b_avx2(b, t, x, g, a, s, n, br.q);
+    const u64 q = br.q, tp = shoup_precompute(t, q), gp = shoup_precompute(g, q);
+    for (size_t k = 0; k < n; ++k) {
+        const u64 v = sub_mod(mul_shoup(b[k], t, tp, q), mul_shoup(x[k], g, gp, q), q);
+        b[k] = sub_mod(v, br.mul(a[k], s[k]), q);
+    }
+}
+
 void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
               size_t n, const Barrett& br, bool simd) {
     if (use_simd(simd, n)) return row_dot2_avx2(o0, o1, x, k0, k1, terms, n, br.q);
