@@ -23,12 +23,6 @@ void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64*
         out[k] = br.reduce(static_cast<u128>(a0[k]) * b1[k] + static_cast<u128>(a1[k]) * b0[k]);
 }
 
-void row_mul_const(u64* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_mul_const_avx2(out, a, w, n, br.q);
-    const u64 wp = shoup_precompute(w, br.q);
-    for (size_t k = 0; k < n; ++k) out[k] = mul_shoup(a[k], w, wp, br.q);
-}
-
 void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, const Barrett& br,
                        bool simd) {
     if (use_simd(simd, n)) return row_mul_const_sub_avx2(out, a, wa, b, wb, n, br.q);

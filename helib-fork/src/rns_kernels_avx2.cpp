@@ -58,17 +58,6 @@ HELIB_AVX2 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64
     }
 }
 
-HELIB_AVX2 void row_mul_const_avx2(u64* out, const u64* a, u64 w, size_t n, u64 q) {
-    const Consts c = make_consts(static_cast<double>(q));
-    const __m256d wv = _mm256_set1_pd(static_cast<double>(w));
-    for (size_t k = 0; k < n; k += 4 * kV) {
-        __m256d x[kV], r[kV];
-        for (int v = 0; v < kV; ++v) x[v] = load_u64(a + k + 4 * v, c);
-        mulmod_by<kV>(r, x, wv, c);
-        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
-    }
-}
-
 HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n,
                                        u64 q) {
     const Consts c = make_consts(static_cast<double>(q));

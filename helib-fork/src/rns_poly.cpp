@@ -26,10 +26,6 @@ void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a) {
     for (size_t r = 0; r < basis.size(); ++r) ctx.ntt(basis[r]).forward(a.row(r));
 }
 
-void ntt_inverse(const Context& ctx, const Basis& basis, RnsPoly& a) {
-    for (size_t r = 0; r < basis.size(); ++r) ctx.ntt(basis[r]).inverse(a.row(r));
-}
-
 RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis) {
     const size_t n = ctx.n();
     RnsPoly out = RnsPoly::uninit(basis.size(), n);

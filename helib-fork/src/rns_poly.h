@@ -46,7 +46,6 @@ struct RnsPoly {
 };
 
 void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a);
-void ntt_inverse(const Context& ctx, const Basis& basis, RnsPoly& a);
 
 // Small signed coefficients (secret, errors) into the basis, NTT form.
 RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis);
