@@ -65,6 +65,11 @@ const char *helib_last_error(void);
  * peak. Fails (HELIB_ERR_INVALID_ARGUMENT) where the C library offers no such control. */
 helib_status helib_retain_freed_memory(void);
 
+/* Known-answer self-test of the random generator: the ChaCha20 block of RFC 8439 (2.3.2), and,
+ * where the CPU has AVX2, the vector keystream and rejection sampler against the scalar ones.
+ * HELIB_ERR_INTERNAL on a mismatch. */
+helib_status helib_self_test(void);
+
 /* ---------------------------------------------------------------- context */
 
 typedef struct helib_context_params {

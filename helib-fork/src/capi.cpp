@@ -120,6 +120,10 @@ extern "C" {
 
 const char* helib_last_error(void) { return t_last_error.c_str(); }
 
+helib_status helib_self_test(void) {
+    return guard([&] { helib::random_self_test(); });
+}
+
 helib_status helib_retain_freed_memory(void) {
     return guard([&] {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)

@@ -40,18 +40,22 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     KeySwitchKey key;
     key.seed = os_seed();
     Prng noise(os_seed());
+    // Row by row, so each row's a, e and b are combined while still in cache.
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
-        Prng expand(key.seed, j);
-        RnsPoly a = sample_uniform(ctx, expand, full);
-        RnsPoly b = small_to_ntt(ctx, sample_error(noise, n), full);  // e, then b in place
+        Prng expand(key.seed, j, kPublicRounds);
+        const std::vector<int32_t> e = sample_error(noise, n);
+        SmallRows te(ctx, e, SmallScale::plaintext_modulus);
+        RnsPoly a = RnsPoly::uninit(full.size(), n), b = RnsPoly::uninit(full.size(), n);
         for (size_t r = 0; r < full.size(); ++r) {
             const size_t pi = full[r];
             const u64 q = ctx.prime(pi);
-            const Barrett& br = ctx.ntt(pi).barrett();
+            expand.uniform_row(a.row(r), n, q);
+            te.ntt_row(pi, b.row(r));
             const bool in_digit = pi < ctx.num_chain() && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
-            // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass.
+            // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass; the gain
+            // is 0 outside the digit's own primes.
             const u64 neg_gain = in_digit ? neg_mod(ctx.p_special_mod_q(pi), q) : 0;
-            row_switch_key_b(b.row(r), ctx.t_mod(pi), target.row(r), neg_gain, a.row(r), s.row(r), n, br,
+            row_switch_key_b(b.row(r), target.row(r), neg_gain, a.row(r), s.row(r), n, ctx.ntt(pi).barrett(),
                              ctx.simd());
         }
         key.a.push_back(std::move(a));
@@ -64,17 +68,12 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const Context& ctx = *ctx_;
     const size_t L = ctx.num_chain();
     const Basis chain = chain_basis(ctx, L);
-    Prng prng(os_seed());
-    a_ = sample_uniform(ctx, prng, chain);
-    RnsPoly e = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain);
-    b_ = RnsPoly(L, ctx.n());
-    for (size_t r = 0; r < L; ++r) {
-        const u64 q = ctx.prime(r);
-        const Barrett& br = ctx.ntt(r).barrett();
-        const u64 t = ctx.t_mod(r);
-        for (size_t k = 0; k < ctx.n(); ++k)
-            b_.row(r)[k] = sub_mod(br.mul(t, e.row(r)[k]), br.mul(a_.row(r)[k], sk.s_ntt().row(r)[k]), q);
-    }
+    Prng expand(os_seed(), 0, kPublicRounds), prng(os_seed());
+    a_ = sample_uniform(ctx, expand, chain);
+    b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
+    for (size_t r = 0; r < L; ++r)
+        row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),
+                         ctx.simd());
     // Relinearization: switch from s^2 to s.
     const Basis full = extended_basis(ctx, L);
     RnsPoly s2 = sk.s_ntt();

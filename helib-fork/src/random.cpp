@@ -43,7 +43,7 @@ Seed os_seed() {
     return seed;
 }
 
-Prng::Prng(const Seed& seed, uint64_t stream) : used_(16), counter_(0) {
+Prng::Prng(const Seed& seed, uint64_t stream, int rounds) : double_rounds_(rounds / 2), used_(16), counter_(0) {
     static const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
     for (int i = 0; i < 4; ++i) key_nonce_[i] = sigma[i];
     for (int i = 0; i < 8; ++i) {
@@ -57,13 +57,13 @@ Prng::Prng(const Seed& seed, uint64_t stream) : used_(16), counter_(0) {
     key_nonce_[15] = static_cast<uint32_t>(stream >> 32);
 }
 
-void Prng::block(uint64_t counter, uint32_t* out) const {
+void chacha_block(const uint32_t* key_nonce, uint64_t counter, int double_rounds, uint32_t* out) {
     uint32_t init[16], s[16];
-    std::memcpy(init, key_nonce_.data(), sizeof init);
+    std::memcpy(init, key_nonce, sizeof init);
     init[12] = static_cast<uint32_t>(counter);
     init[13] = static_cast<uint32_t>(counter >> 32);
     std::memcpy(s, init, sizeof s);
-    for (int i = 0; i < 10; ++i) {
+    for (int i = 0; i < double_rounds; ++i) {
         quarter_round(s, 0, 4, 8, 12);
         quarter_round(s, 1, 5, 9, 13);
         quarter_round(s, 2, 6, 10, 14);
@@ -74,6 +74,59 @@ void Prng::block(uint64_t counter, uint32_t* out) const {
         quarter_round(s, 3, 4, 9, 14);
     }
     for (int i = 0; i < 16; ++i) out[i] = s[i] + init[i];
+}
+
+void Prng::block(uint64_t counter, uint32_t* out) const {
+    chacha_block(key_nonce_.data(), counter, double_rounds_, out);
+}
+
+void random_self_test() {
+    // RFC 8439, section 2.3.2: key 00 01 .. 1f, nonce 00 00 00 09 00 00 00 4a 00 00 00 00,
+    // block counter 1. Its 32-bit counter and 96-bit nonce are our 64-bit counter (words 12,
+    // 13) and 64-bit stream (words 14, 15).
+    static const uint32_t expected[16] = {0xe4e7f110, 0x15593bd1, 0x1fdd0f50, 0xc47120a3, 0xc7f4d1c7, 0x0368c033,
+                                          0x9aaa2204, 0x4e6cd4c3, 0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9,
+                                          0xd19c12b5, 0xb94e16de, 0xe883d0cb, 0x4e3c50a2};
+    Seed key{};
+    for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(i);
+    const uint64_t counter = 1 | static_cast<uint64_t>(0x09000000) << 32;
+    uint32_t out[16];
+    Prng(key, 0x4a000000).block(counter, out);
+    if (std::memcmp(out, expected, sizeof out) != 0)
+        throw std::runtime_error("ChaCha20 self-test: the RFC 8439 block does not match");
+    // The eight-block AVX2 kernel gives the scalar keystream, for both round counts, here with
+    // counters whose low word wraps inside the batch.
+    if (!cpu_has_avx2()) return;
+    const uint64_t wrapping = 0x1fffffffdULL;
+    for (int rounds : {kSecretRounds, kPublicRounds}) {
+        const Prng prng(key, 7, rounds);
+        uint32_t wide[128], one[16];
+        chacha_blocks8_avx2(prng.key_nonce_.data(), wrapping, rounds / 2, wide);
+        for (uint64_t j = 0; j < 8; ++j) {
+            prng.block(wrapping + j, one);
+            if (std::memcmp(one, wide + 16 * j, sizeof one) != 0)
+                throw std::runtime_error("ChaCha self-test: the AVX2 keystream differs from the scalar one");
+        }
+    }
+    // The vector rejection sampler keeps the scalar one's candidates, in order; a bound of
+    // 2^47 under a 48-bit mask rejects about half of them.
+    Prng prng(key, 9);
+    uint32_t words[96];
+    prng.fill(words, 96);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(words);
+    const uint64_t mask = (1ULL << 48) - 1, bound = 1ULL << 47;
+    uint64_t wide[60], narrow[60];
+    const size_t count = 60, got = accept48_avx2(bytes, count, mask, bound, wide);
+    size_t k = 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t x;
+        std::memcpy(&x, bytes + 6 * i, sizeof x);
+        x &= mask;
+        narrow[k] = x;
+        k += x < bound;
+    }
+    if (got != k || std::memcmp(wide, narrow, k * sizeof(uint64_t)) != 0 || k == 0 || k == count)
+        throw std::runtime_error("sampler self-test: the AVX2 rejection sampler differs from the scalar one");
 }
 
 void Prng::refill() {
@@ -89,7 +142,7 @@ void Prng::fill(uint32_t* out, size_t count) {
     static const bool simd = cpu_has_avx2();
     if (simd) {
         for (; count >= 128; count -= 128, out += 128, counter_ += 8)
-            chacha20_blocks8_avx2(key_nonce_.data(), counter_, out);
+            chacha_blocks8_avx2(key_nonce_.data(), counter_, double_rounds_, out);
     }
     for (; count >= 16; count -= 16, out += 16) block(counter_++, out);
     if (count > 0) {
@@ -113,22 +166,28 @@ void Prng::uniform_row(uint64_t* out, size_t n, uint64_t bound) {
     // candidates (the chain primes have 48 bits or fewer, so a quarter of the ChaCha work goes);
     // wider bounds take two words per candidate.
     const bool packed = bits <= 48;
+    static const bool simd = cpu_has_avx2();
     while (k < n) {
         // At most n - k candidates per batch, so the branch-free store below stays in bounds.
         const size_t want = std::min(kBatch, n - k);
         if (packed) {
-            const size_t pairs = (want + 1) / 2;
-            fill(words, 3 * pairs);
-            for (size_t i = 0; i < pairs; ++i) {
-                const uint32_t* w = words + 3 * i;
-                const uint64_t x = (w[0] | static_cast<uint64_t>(w[1]) << 32) & mask;
-                const uint64_t y = (w[1] >> 16 | static_cast<uint64_t>(w[2]) << 16) & mask;
+            // Candidate i is bytes [6i, 6i + 6) of the batch, little-endian.
+            const size_t candidates = 2 * ((want + 1) / 2);
+            fill(words, candidates / 2 * 3);
+            const auto* bytes = reinterpret_cast<const uint8_t*>(words);
+            size_t i = 0;
+            if (simd) {
+                // Four at a time while four more cannot overshoot n; the same candidates in the
+                // same order as below, so the row does not depend on the CPU.
+                i = std::min(candidates, n - k) / 4 * 4;
+                k += accept48_avx2(bytes, i, mask, bound, out + k);
+            }
+            for (; i < candidates && k < n; ++i) {
+                uint64_t x;
+                std::memcpy(&x, bytes + 6 * i, sizeof x);  // 2 bytes past the candidate: in words
+                x &= mask;
                 out[k] = x;
                 k += x < bound;
-                if (k == n) break;
-                out[k] = y;
-                k += y < bound;
-                if (k == n) break;
             }
         } else {
             fill(words, 2 * want);

@@ -30,12 +30,12 @@ void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, siz
     for (size_t k = 0; k < n; ++k) out[k] = sub_mod(mul_shoup(a[k], wa, wap, q), mul_shoup(b[k], wb, wbp, q), q);
 }
 
-void row_switch_key_b(u64* b, u64 t, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
+void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
                       bool simd) {
-    if (use_simd(simd, n)) return row_switch_key_b_avx2(b, t, x, g, a, s, n, br.q);
-    const u64 q = br.q, tp = shoup_precompute(t, q), gp = shoup_precompute(g, q);
+    if (use_simd(simd, n)) return row_switch_key_b_avx2(b, x, g, a, s, n, br.q);
+    const u64 q = br.q, gp = shoup_precompute(g, q);
     for (size_t k = 0; k < n; ++k) {
-        const u64 v = sub_mod(mul_shoup(b[k], t, tp, q), mul_shoup(x[k], g, gp, q), q);
+        const u64 v = g == 0 ? b[k] : sub_mod(b[k], mul_shoup(x[k], g, gp, q), q);
         b[k] = sub_mod(v, br.mul(a[k], s[k]), q);
     }
 }

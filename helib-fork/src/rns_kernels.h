@@ -24,9 +24,9 @@ void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64*
 // out = a * wa - b * wb mod q for constants wa, wb < q
 void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, const Barrett& br,
                        bool simd);
-// b = b * t - x * g - a * s mod q for constants t, g < q: one row of a key-switching key's b part
-// (b holds the error on entry), in one pass.
-void row_switch_key_b(u64* b, u64 t, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
+// b = b - x * g - a * s mod q for a constant g < q: one row of a key-switching key's (or the
+// public key's) b part, with b holding t e on entry. x is not read when g is 0.
+void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
                       bool simd);
 // o0 = sum_d x[d] * k0[d], o1 = sum_d x[d] * k1[d] mod q over `terms` rows: the key-switching
 // inner product, one pass for both outputs.
@@ -45,7 +45,7 @@ void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);
 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n, u64 q);
 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n, u64 q);
-void row_switch_key_b_avx2(u64* b, u64 t, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q);
+void row_switch_key_b_avx2(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q);
 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
                    size_t terms, size_t n, u64 q);
 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);

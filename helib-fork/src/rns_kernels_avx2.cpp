@@ -78,25 +78,37 @@ HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64
 }
 
 // Three products of at most 3q/4 each: the combination stays below 9q/4 < 2^52 before reducing.
-HELIB_AVX2 void row_switch_key_b_avx2(u64* b, u64 t, const u64* x, u64 g, const u64* a, const u64* s, size_t n,
-                                      u64 q) {
+namespace {
+// b = b - x g - a s; with_x false drops the x g term (g = 0 outside a key's own digit).
+template <bool with_x>
+HELIB_AVX2 void switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q) {
+    constexpr int M = with_x ? 2 : 1;  // products per output vector
     const Consts c = make_consts(static_cast<double>(q));
-    const __m256d tv = _mm256_set1_pd(static_cast<double>(t)), gv = _mm256_set1_pd(static_cast<double>(g));
+    const __m256d gv = _mm256_set1_pd(static_cast<double>(g));
     for (size_t k = 0; k < n; k += 4 * kV) {
-        __m256d y[3 * kV], w[3 * kV], r[3 * kV];
+        __m256d y[M * kV], w[M * kV], r[M * kV];
         for (int v = 0; v < kV; ++v) {
-            y[v] = load_u64(b + k + 4 * v, c);
-            w[v] = tv;
-            y[kV + v] = load_u64(x + k + 4 * v, c);
-            w[kV + v] = gv;
-            y[2 * kV + v] = load_u64(a + k + 4 * v, c);
-            w[2 * kV + v] = load_u64(s + k + 4 * v, c);
+            y[v] = load_u64(a + k + 4 * v, c);
+            w[v] = load_u64(s + k + 4 * v, c);
+            if (with_x) {
+                y[kV + v] = load_u64(x + k + 4 * v, c);
+                w[kV + v] = gv;
+            }
         }
-        mulmod<3 * kV>(r, y, w, c);
-        for (int v = 0; v < kV; ++v) r[v] = _mm256_sub_pd(_mm256_sub_pd(r[v], r[kV + v]), r[2 * kV + v]);
+        mulmod<M * kV>(r, y, w, c);
+        for (int v = 0; v < kV; ++v) {
+            r[v] = _mm256_sub_pd(load_u64(b + k + 4 * v, c), r[v]);
+            if (with_x) r[v] = _mm256_sub_pd(r[v], r[kV + v]);
+        }
         reduce<kV>(r, c);
         for (int v = 0; v < kV; ++v) store_u64(b + k + 4 * v, r[v], c);
     }
+}
+}  // namespace
+
+HELIB_AVX2 void row_switch_key_b_avx2(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q) {
+    if (g == 0) return switch_key_b<false>(b, x, g, a, s, n, q);
+    switch_key_b<true>(b, x, g, a, s, n, q);
 }
 
 // Sums of products stay exact for four terms between reductions: each |term| <= 3q/4 and the

@@ -47,8 +47,29 @@ struct RnsPoly {
 
 void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a);
 
-// Small signed coefficients (secret, errors) into the basis, NTT form.
-RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis);
+// What small_to_ntt multiplies the coefficients by: 1, or the plaintext modulus t (the t e of
+// BGV key material, folded in here because a product by a small integer is cheap).
+enum class SmallScale { one, plaintext_modulus };
+
+// Small signed coefficients (secret, errors), times `scale`, into the basis, NTT form.
+RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis,
+                     SmallScale scale = SmallScale::one);
+
+// small_to_ntt one row at a time, for callers that finish each row while it is still in cache.
+class SmallRows {
+public:
+    // Keeps a reference to coeffs (ctx.n() values).
+    SmallRows(const Context& ctx, const std::vector<int32_t>& coeffs, SmallScale scale);
+    // The row of prime index pi into out (n words), NTT form.
+    void ntt_row(size_t pi, u64* out);
+
+private:
+    const Context& ctx_;
+    const std::vector<int32_t>& coeffs_;
+    SmallScale scale_;
+    int64_t lo_ = 0, span_ = 0;
+    std::vector<u64> table_;
+};
 
 // Uniform residues per prime; uniform in NTT form directly.
 RnsPoly sample_uniform(const Context& ctx, Prng& prng, const Basis& basis);

@@ -80,6 +80,7 @@ mod ntt_mont;
 mod ops;
 mod periodic;
 mod ptxt;
+mod self_test;
 mod slots;
 
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
@@ -91,3 +92,4 @@ pub use keys::{PubKey, SecKey};
 pub use memory::retain_freed_memory;
 pub use periodic::PeriodicEncoder;
 pub use ptxt::EncodedPtxt;
+pub use self_test::self_test;

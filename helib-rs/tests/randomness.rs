@@ -6,6 +6,11 @@ use common::*;
 use helib_rs::{PubKey, SecKey};
 
 #[test]
+fn the_keystream_matches_rfc_8439_and_the_vector_kernel_the_scalar_one() {
+    helib_rs::self_test().expect("ChaCha known-answer test");
+}
+
+#[test]
 fn secret_keys_are_ternary_and_balanced() {
     let fx = fixture();
     let s = fx.sk.coefficients().expect("coefficients");
