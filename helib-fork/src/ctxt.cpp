@@ -148,8 +148,8 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     const std::vector<uint32_t>& perm = keys.permutation(g);
     // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h).
     RnsPoly k0, k1;
-    key_switch(ctx, key, c1_, level_, k0, k1);
-    add_inplace(ctx, chain_basis(ctx, level_), c0_, k0);
+    key_switch(ctx, key, c1_, level_, k0, k1, {&c0_, nullptr});
+    c0_ = std::move(k0);
     permute_inplace(perm, c0_);
     c1_ = std::move(k1);
     permute_inplace(perm, c1_);
@@ -177,8 +177,7 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
         c.factor_ = factor_;
         const std::vector<uint32_t>& perm = keys.permutation(g);
         RnsPoly k0, k1;
-        apply_switch_key(ctx, keys.key(g), d, k0, k1);
-        add_inplace(ctx, chain_basis(ctx, level_), k0, c0_);
+        apply_switch_key(ctx, keys.key(g), d, k0, k1, {&c0_, nullptr});
         apply_permutation(perm, k0, c.c0_);
         apply_permutation(perm, k1, c.c1_);
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
@@ -418,7 +417,6 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     const Ctxt& other = lowered ? *lowered : other_in;
     if (level_ > lvl) mod_switch_to(lvl);
 
-    const Basis chain = chain_basis(ctx, lvl);
     const size_t n = ctx.n();
     RnsPoly d0(lvl, n), d1(lvl, n), d2(lvl, n);
     for (size_t r = 0; r < lvl; ++r) {
@@ -429,13 +427,11 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
         row_mul(d2.row(r), a1, b1, n, br, ctx.simd());
     }
     RnsPoly k0, k1;
-    key_switch(ctx, pk.relin_key(), d2, lvl, k0, k1);
-    add_inplace(ctx, chain, d0, k0);
-    add_inplace(ctx, chain, d1, k1);
+    key_switch(ctx, pk.relin_key(), d2, lvl, k0, k1, {&d0, &d1});
     const double other_noise = other.log2_noise_;
     const NTL::ZZ other_factor = other.factor_;
-    c0_ = std::move(d0);
-    c1_ = std::move(d1);
+    c0_ = std::move(k0);
+    c1_ = std::move(k1);
     log2_noise_ = log2_add(log2_noise_ + other_noise, ctx.log2_keyswitch_noise(lvl));
     factor_ = NTL::MulMod(factor_, other_factor, ctx.p());
 }

@@ -96,7 +96,7 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
 
 }  // namespace
 
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plus) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
     Reals z(K * n);
@@ -129,15 +129,15 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level) {
         for (size_t g = 0; g < count; ++g) {
             const size_t i = i0 + g;
             ctx.ntt(i).forward(x[g].data());
-            row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i), n,
-                              ctx.ntt(i).barrett(), ctx.simd());
+            row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i),
+                              plus != nullptr ? plus->row(i) : nullptr, n, ctx.ntt(i).barrett(), ctx.simd());
         }
     }
     acc.truncate(level);
 }
 
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
-                RnsPoly& out0, RnsPoly& out1) {
+                RnsPoly& out0, RnsPoly& out1, Addends plus) {
     const size_t n = ctx.n();
     const Basis ext = extended_basis(ctx, level);
     Words scratch(n);
@@ -171,8 +171,8 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         }
         key_product_row(ctx, key, digit_of, pi, x, kb, ka, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level);
-    mod_down(ctx, acc1, level);
+    mod_down(ctx, acc0, level, plus.plus0);
+    mod_down(ctx, acc1, level, plus.plus1);
     out0 = std::move(acc0);
     out1 = std::move(acc1);
 }
@@ -210,7 +210,7 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
 }
 
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
-                      RnsPoly& out1) {
+                      RnsPoly& out1, Addends plus) {
     const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
@@ -219,8 +219,8 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
         for (size_t i = 0; i < terms; ++i) x[i] = d.digits[i].row(r);
         key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level);
-    mod_down(ctx, acc1, level);
+    mod_down(ctx, acc0, level, plus.plus0);
+    mod_down(ctx, acc1, level, plus.plus1);
     out0 = std::move(acc0);
     out1 = std::move(acc1);
 }

@@ -9,10 +9,17 @@
 
 namespace helib {
 
+// What the results of a key switch start from: (out0, out1) += (plus0, plus1), where a pointer
+// is not null. Adding in mod-down's last pass saves a pass over each output.
+struct Addends {
+    const RnsPoly* plus0 = nullptr;
+    const RnsPoly* plus1 = nullptr;
+};
+
 // c in NTT form over the chain basis of `level` rows. Produces (out0, out1) over the same basis
-// with out0 + out1 * s = c * s' + p * (small), where the key switches s' -> s.
+// with out0 + out1 * s = c * s' + p * (small) (plus the addends), where the key switches s' -> s.
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
-                RnsPoly& out0, RnsPoly& out1);
+                RnsPoly& out0, RnsPoly& out1, Addends plus = {});
 
 // The digit decomposition of c (NTT form over `level` chain rows), each digit lifted to the
 // extended basis in NTT form: the expensive half of key switching, shared by hoisted rotations.
@@ -23,12 +30,13 @@ struct Decomposition {
 };
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
 
-// Inner product of a decomposition with a key, then mod-down.
+// Inner product of a decomposition with a key, then mod-down (plus the addends).
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
-                      RnsPoly& out1);
+                      RnsPoly& out1, Addends plus = {});
 
-// (acc - p * [acc * p^-1]_P) / P in place: acc over the extended basis (level chain rows in NTT
-// form, then the special rows in NTT form) becomes the result over the chain basis in NTT form.
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level);
+// (acc - p * [acc * p^-1]_P) / P (+ plus, when not null) in place: acc over the extended basis
+// (level chain rows in NTT form, then the special rows in NTT form) becomes the result over the
+// chain basis in NTT form.
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plus = nullptr);
 
 }  // namespace helib

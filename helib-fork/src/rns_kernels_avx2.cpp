@@ -58,8 +58,10 @@ HELIB_AVX2 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64
     }
 }
 
-HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, size_t n,
-                                       u64 q) {
+// The two products are at most 3q/4 each and the addend below q: the sum stays inside
+// (-3q/2, 5q/2), far below 2^52, before reducing.
+HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, const u64* plus,
+                                       size_t n, u64 q) {
     const Consts c = make_consts(static_cast<double>(q));
     const __m256d wav = _mm256_set1_pd(static_cast<double>(wa)), wbv = _mm256_set1_pd(static_cast<double>(wb));
     for (size_t k = 0; k < n; k += 4 * kV) {
@@ -72,6 +74,8 @@ HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64
         }
         mulmod<2 * kV>(r, x, w, c);
         for (int v = 0; v < kV; ++v) r[v] = _mm256_sub_pd(r[v], r[kV + v]);
+        if (plus != nullptr)
+            for (int v = 0; v < kV; ++v) r[v] = _mm256_add_pd(r[v], load_u64(plus + k + 4 * v, c));
         reduce<kV>(r, c);
         for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
     }
