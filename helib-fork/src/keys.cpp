@@ -44,7 +44,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         Prng expand(key.seed, j, kPublicRounds);
         const std::vector<int32_t> e = sample_error(noise, n);
-        SmallRows te(ctx, e, SmallScale::plaintext_modulus);
+        const SmallRows te(ctx, e, SmallScale::plaintext_modulus);
         RnsPoly a = RnsPoly::uninit(full.size(), n), b = RnsPoly::uninit(full.size(), n);
         for (size_t r = 0; r < full.size(); ++r) {
             const size_t pi = full[r];

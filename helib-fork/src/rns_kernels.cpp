@@ -80,6 +80,12 @@ void row_dot_signed(u64* out, const double* const* in, const u64* w, size_t term
     }
 }
 
+void row_from_small(u64* out, const int32_t* in, u64 w, size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_from_small_avx2(out, in, w, n, br.q);
+    const u64 q = br.q, wp = shoup_precompute(w, q);
+    for (size_t k = 0; k < n; ++k) out[k] = small_mul_mod(in[k], w, wp, q);
+}
+
 void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd) {
     if (use_simd(simd, n)) return row_mul_const_centered_avx2(out, a, w, n, br.q);
     const u64 q = br.q, wp = shoup_precompute(w, q), half = q / 2;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "modarith.h"
 
@@ -37,6 +38,9 @@ void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const
 // and big integers from 48-bit pieces (plaintext conversion).
 void row_dot_signed(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, const Barrett& br,
                     bool simd);
+// out = in * w mod q for small signed integers (|in| < 2^31; secrets, errors) and a constant
+// w < q, with no data-dependent branch or memory access (the inputs may be secret).
+void row_from_small(u64* out, const int32_t* in, u64 w, size_t n, const Barrett& br, bool simd);
 // out = [a * w mod q] centered in [-q/2, q/2], as doubles: the input form of row_dot_signed.
 void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd);
 
@@ -51,5 +55,6 @@ void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, 
                    size_t terms, size_t n, u64 q);
 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);
 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q);
+void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q);
 
 }  // namespace helib

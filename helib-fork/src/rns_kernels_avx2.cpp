@@ -163,6 +163,20 @@ HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64
     }
 }
 
+// |in| < 2^31, so each product is at most q/2 + 2^29 before the reduction.
+HELIB_AVX2 void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q) {
+    const Consts c = make_consts(static_cast<double>(q));
+    const __m256d wv = _mm256_set1_pd(static_cast<double>(w));
+    for (size_t k = 0; k < n; k += 4 * kV) {
+        __m256d x[kV], r[kV];
+        for (int v = 0; v < kV; ++v)
+            x[v] = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + k + 4 * v)));
+        mulmod_by<kV>(r, x, wv, c);
+        reduce<kV>(r, c);
+        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
+    }
+}
+
 HELIB_AVX2 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q) {
     const Consts c = make_consts(static_cast<double>(q));
     const __m256d wv = _mm256_set1_pd(static_cast<double>(w));

@@ -26,39 +26,20 @@ void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a) {
     for (size_t r = 0; r < basis.size(); ++r) ctx.ntt(basis[r]).forward(a.row(r));
 }
 
-// The samplers' values span a few dozen integers, so each row is a lookup in a table of their
-// residues; any wider span takes one Shoup product per coefficient.
 SmallRows::SmallRows(const Context& ctx, const std::vector<int32_t>& coeffs, SmallScale scale)
-    : ctx_(ctx), coeffs_(coeffs), scale_(scale) {
-    const auto [lo, hi] = std::minmax_element(coeffs.begin(), coeffs.begin() + ctx.n());
-    lo_ = *lo;
-    span_ = static_cast<int64_t>(*hi) - lo_ + 1;
-    constexpr int64_t kMaxTable = 1024;
-    if (span_ <= kMaxTable) table_.resize(span_);
-}
+    : ctx_(ctx), coeffs_(coeffs), scale_(scale) {}
 
-void SmallRows::ntt_row(size_t pi, u64* out) {
-    const size_t n = ctx_.n();
+void SmallRows::ntt_row(size_t pi, u64* out) const {
     const u64 q = ctx_.prime(pi);
     const u64 w = scale_ == SmallScale::plaintext_modulus ? ctx_.t_mod(pi) : 1 % q;
-    const u64 wp = shoup_precompute(w, q);
-    // Locals, so the stores to out (which could alias the members) do not reload them.
-    const int32_t* coeffs = coeffs_.data();
-    if (table_.empty()) {
-        for (size_t k = 0; k < n; ++k) out[k] = small_mul_mod(coeffs[k], w, wp, q);
-    } else {
-        for (int64_t v = 0; v < span_; ++v) table_[v] = small_mul_mod(lo_ + v, w, wp, q);
-        const u64* table = table_.data();
-        const int64_t lo = lo_;
-        for (size_t k = 0; k < n; ++k) out[k] = table[coeffs[k] - lo];
-    }
+    row_from_small(out, coeffs_.data(), w, ctx_.n(), ctx_.ntt(pi).barrett(), ctx_.simd());
     ctx_.ntt(pi).forward(out);
 }
 
 RnsPoly small_to_ntt(const Context& ctx, const std::vector<int32_t>& coeffs, const Basis& basis,
                      SmallScale scale) {
     RnsPoly out = RnsPoly::uninit(basis.size(), ctx.n());
-    SmallRows rows(ctx, coeffs, scale);
+    const SmallRows rows(ctx, coeffs, scale);
     for (size_t r = 0; r < basis.size(); ++r) rows.ntt_row(basis[r], out.row(r));
     return out;
 }

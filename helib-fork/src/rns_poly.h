@@ -61,14 +61,12 @@ public:
     // Keeps a reference to coeffs (ctx.n() values).
     SmallRows(const Context& ctx, const std::vector<int32_t>& coeffs, SmallScale scale);
     // The row of prime index pi into out (n words), NTT form.
-    void ntt_row(size_t pi, u64* out);
+    void ntt_row(size_t pi, u64* out) const;
 
 private:
     const Context& ctx_;
     const std::vector<int32_t>& coeffs_;
     SmallScale scale_;
-    int64_t lo_ = 0, span_ = 0;
-    std::vector<u64> table_;
 };
 
 // Uniform residues per prime; uniform in NTT form directly.
