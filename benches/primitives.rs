@@ -5,6 +5,7 @@
 //!
 //!     cargo bench --bench primitives
 //!     BENCH_RINGS=65536 cargo bench --bench primitives     # one ring degree only
+//!     BENCH_KS_DIGITS=4 cargo bench --bench primitives     # another key-switching digit count
 //!
 //! Each operation runs on a fresh copy of its input ciphertext, outside the timed region.
 //! `encode`/`decode` are the slot transform over F_p, `encode_and_convert` adds the conversion
@@ -25,12 +26,20 @@ use helib_rs::{BatchEncoder, Context, EncodedPtxt, GaloisKeys, GaloisSteps, PubK
 /// (ring degree, ciphertext-modulus bits) pairs to measure.
 const CONFIGS: [(u64, u32); 2] = [(32768, 550), (65536, 850)];
 
+/// Key-switching digits: 3, or `BENCH_KS_DIGITS`.
+fn ks_digits() -> u32 {
+    std::env::var("BENCH_KS_DIGITS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(3)
+}
+
 fn builder(ring_degree: u64, bits: u32) -> helib_rs::ContextBuilder {
     Context::builder()
         .ring_degree(ring_degree)
         .plaintext_field::<Fr>()
         .ciphertext_bits(bits)
-        .ks_digits(3)
+        .ks_digits(ks_digits())
 }
 
 fn secure_context(ring_degree: u64, bits: u32) -> Context {
