@@ -128,6 +128,11 @@ helib_status helib_pubkey_size_bytes(const helib_pubkey *pk, uint64_t *out);
  * left by k and g = 2N - 1 swaps the rows. */
 helib_status helib_galois_keys_new(helib_galois_keys **out, const helib_seckey *sk,
                                    const uint64_t *elements, size_t count);
+/* One key set holding the keys of all `parts` (count >= 1), which must come from one secret key
+ * (HELIB_ERR_MISMATCH otherwise). The keys are shared, not copied, and the parts stay valid:
+ * free them as usual. For generating key sets in parallel, one per thread. */
+helib_status helib_galois_keys_merge(helib_galois_keys **out, const helib_galois_keys *const *parts,
+                                     size_t count);
 void helib_galois_keys_free(helib_galois_keys *gk);
 helib_status helib_galois_keys_size_bytes(const helib_galois_keys *gk, uint64_t *out);
 /* *out = 1 if the key for g is present, else 0. */

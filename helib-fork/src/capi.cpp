@@ -368,6 +368,20 @@ helib_status helib_galois_keys_new(helib_galois_keys** out, const helib_seckey* 
     });
 }
 
+helib_status helib_galois_keys_merge(helib_galois_keys** out, const helib_galois_keys* const* parts,
+                                     size_t count) {
+    return guard([&] {
+        require(out, "out");
+        require(parts, "parts");
+        std::vector<const helib::GaloisKeys*> sets;
+        for (size_t i = 0; i < count; ++i) {
+            require(parts[i], "parts[i]");
+            sets.push_back(parts[i]->gk.get());
+        }
+        *out = new helib_galois_keys{std::make_shared<const helib::GaloisKeys>(sets)};
+    });
+}
+
 void helib_galois_keys_free(helib_galois_keys* gk) { delete gk; }
 
 helib_status helib_galois_keys_size_bytes(const helib_galois_keys* gk, uint64_t* out) {

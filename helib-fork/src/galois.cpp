@@ -62,12 +62,23 @@ GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
     for (uint64_t g : elements) check_galois_element(ctx, g);
     for (uint64_t g : elements) {
         if (keys_.count(g)) continue;
-        Entry entry;
-        entry.perm = galois_permutation(ctx.n(), g);
+        auto entry = std::make_shared<Entry>();
+        entry->perm = galois_permutation(ctx.n(), g);
         RnsPoly under;  // sigma^-1(s) over the full basis
-        apply_inverse_permutation(entry.perm, sk.s_ntt(), under);
-        entry.key = sk.make_switch_key(sk.s_ntt(), &under);
+        apply_inverse_permutation(entry->perm, sk.s_ntt(), under);
+        entry->key = sk.make_switch_key(sk.s_ntt(), &under);
         keys_.emplace(g, std::move(entry));
+    }
+}
+
+GaloisKeys::GaloisKeys(const std::vector<const GaloisKeys*>& parts) {
+    if (parts.empty()) throw InvalidArgument("merging Galois keys needs at least one key set");
+    ctx_ = parts.front()->ctx_;
+    id_ = parts.front()->id_;
+    for (const GaloisKeys* part : parts) {
+        if (part->ctx_ != ctx_) throw Mismatch("Galois key sets to merge belong to different contexts");
+        if (part->id_ != id_) throw Mismatch("Galois key sets to merge belong to different secret keys");
+        keys_.insert(part->keys_.begin(), part->keys_.end());
     }
 }
 
@@ -76,13 +87,13 @@ const KeySwitchKey& GaloisKeys::key(uint64_t g) const {
     if (it == keys_.end())
         throw MissingKey("no Galois key for element " + std::to_string(g) +
                          " (generate the keys for every step the computation uses)");
-    return it->second.key;
+    return it->second->key;
 }
 
 const std::vector<uint32_t>& GaloisKeys::permutation(uint64_t g) const {
     auto it = keys_.find(g);
     if (it == keys_.end()) throw MissingKey("no Galois key for element " + std::to_string(g));
-    return it->second.perm;
+    return it->second->perm;
 }
 
 std::vector<uint64_t> GaloisKeys::elements() const {
@@ -93,7 +104,7 @@ std::vector<uint64_t> GaloisKeys::elements() const {
 
 size_t GaloisKeys::size_bytes() const {
     size_t total = sizeof(*this);
-    for (const auto& kv : keys_) total += kv.second.key.size_bytes() + kv.second.perm.size() * sizeof(uint32_t);
+    for (const auto& kv : keys_) total += kv.second->key.size_bytes() + kv.second->perm.size() * sizeof(uint32_t);
     return total;
 }
 

@@ -33,6 +33,9 @@ void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly&
 class GaloisKeys {
 public:
     GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements);
+    // The union of several key sets of one secret key (throws Mismatch otherwise), sharing
+    // their keys without copies: key sets generated in parallel become one.
+    explicit GaloisKeys(const std::vector<const GaloisKeys*>& parts);
 
     const std::shared_ptr<const Context>& context() const { return ctx_; }
     uint64_t id() const { return id_; }
@@ -50,7 +53,8 @@ private:
     };
     std::shared_ptr<const Context> ctx_;
     uint64_t id_;
-    std::map<uint64_t, Entry> keys_;
+    // Shared and immutable, so merged key sets hold the same keys.
+    std::map<uint64_t, std::shared_ptr<const Entry>> keys_;
 };
 
 // Checks that g is a valid Galois element for the ring (odd, in [1, 2N)).

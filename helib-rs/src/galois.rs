@@ -12,6 +12,7 @@ use std::fmt;
 use std::ptr::{self, NonNull};
 
 use helib_bindings as sys;
+use rayon::prelude::*;
 
 use crate::context::Context;
 use crate::ctxt::Ctxt;
@@ -197,7 +198,8 @@ impl GaloisKeys {
     ///
     /// Each step is reduced modulo `N/2`; steps equal to 0 need no key and duplicates share
     /// one. Every key costs a key-switching key's worth of time and memory (see
-    /// [`size_bytes`](Self::size_bytes)).
+    /// [`size_bytes`](Self::size_bytes)). With several threads in the current rayon pool
+    /// (`ThreadPool::install`, or the global pool) the keys are generated in parallel.
     ///
     /// ```
     /// # use ark_bn254::Fr;
@@ -258,22 +260,55 @@ impl GaloisKeys {
         let mut wanted: Vec<u64> = elements.iter().copied().filter(|&g| g != 1).collect();
         wanted.sort_unstable();
         wanted.dedup();
+        // The keys are independent and the secret key is only read, so with several threads in
+        // the current rayon pool each key is generated on its own and the sets are merged (the
+        // engine shares the keys, it does not copy them).
+        if wanted.len() > 1 && rayon::current_num_threads() > 1 {
+            let parts = wanted
+                .par_iter()
+                .map(|&g| Self::generate_raw(sk, &[g]))
+                .collect::<Result<Vec<_>>>()?;
+            return Self::merged(sk, &parts, wanted);
+        }
+        Self::generate_raw(sk, &wanted)
+    }
 
+    /// One engine call for `wanted` (valid, sorted, deduplicated, without 1).
+    fn generate_raw(sk: &SecKey, wanted: &[u64]) -> Result<GaloisKeys> {
         let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
         // SAFETY: the secret-key handle is live and only read; `wanted` holds `wanted.len()`
-        // elements and outlives the call (an empty Vec's dangling pointer is never read for
+        // elements and outlives the call (an empty slice's dangling pointer is never read for
         // count 0); `raw` is a valid out-pointer, set only on success.
         check(unsafe {
             sys::helib_galois_keys_new(&mut raw, sk.as_ptr(), wanted.as_ptr(), wanted.len())
         })?;
-        let raw = NonNull::new(raw).ok_or_else(|| {
-            Error::Internal("helib_galois_keys_new succeeded but returned no keys".into())
-        })?;
+        Self::wrap(sk, raw, wanted.to_vec())
+    }
+
+    /// The union of `parts`, all generated from `sk`, whose elements are `elements`.
+    fn merged(sk: &SecKey, parts: &[GaloisKeys], elements: Vec<u64>) -> Result<GaloisKeys> {
+        let handles: Vec<*const sys::helib_galois_keys> =
+            parts.iter().map(|p| p.raw.as_ptr().cast_const()).collect();
+        let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
+        // SAFETY: every handle is live (owned by `parts`, which outlives the call) and only
+        // read; `handles` holds `handles.len()` pointers; `raw` is a valid out-pointer.
+        check(unsafe { sys::helib_galois_keys_merge(&mut raw, handles.as_ptr(), handles.len()) })?;
+        Self::wrap(sk, raw, elements)
+    }
+
+    /// Takes ownership of a handle the engine just returned.
+    fn wrap(
+        sk: &SecKey,
+        raw: *mut sys::helib_galois_keys,
+        elements: Vec<u64>,
+    ) -> Result<GaloisKeys> {
+        let raw = NonNull::new(raw)
+            .ok_or_else(|| Error::Internal("the engine returned no Galois keys".into()))?;
         let mut keys = GaloisKeys {
             raw,
-            ctx: ctx.clone(),
+            ctx: sk.context().clone(),
             secret_id: sk.id(),
-            elements: wanted,
+            elements,
             size_bytes: 0,
         };
         // SAFETY: the handle is live and only read; the out-pointer is valid. On error `keys`

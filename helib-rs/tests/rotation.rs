@@ -95,6 +95,36 @@ fn rotations_equal_plain_row_rotations() {
 }
 
 #[test]
+fn keys_generated_on_one_thread_and_in_parallel_agree() {
+    let steps = GaloisSteps::new().steps([1, -2, 3]).row_swap();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        pool.install(|| GaloisKeys::generate(&fixture().sk, &steps).expect("Galois keys"))
+    };
+    let (serial, parallel) = (on(1), on(3));
+    assert_eq!(serial.elements(), parallel.elements());
+    assert_eq!(serial.size_bytes(), parallel.size_bytes());
+    let v = random_slots(8);
+    let ct = encrypt_slots(&v);
+    for keys in [&serial, &parallel] {
+        for k in [1, -2, 3] {
+            let rotated = ct.rotated_rows(k, keys).expect("rotated_rows");
+            assert_slots(
+                &rotated,
+                &plain_rotate(&v, k),
+                &format!("rotated_rows({k})"),
+            );
+        }
+        let mut swapped = ct.clone();
+        swapped.swap_rows(keys).expect("swap_rows");
+        assert_slots(&swapped, &plain_swap(&v), "swap_rows");
+    }
+}
+
+#[test]
 fn steps_are_reduced_modulo_the_row_size() {
     let v = random_slots(2);
     let ct = encrypt_slots(&v);
