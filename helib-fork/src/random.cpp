@@ -110,22 +110,13 @@ void random_self_test() {
     }
     // The vector rejection sampler keeps the scalar one's candidates, in order; a bound of
     // 2^47 under a 48-bit mask rejects about half of them.
-    Prng prng(key, 9);
-    uint32_t words[96];
-    prng.fill(words, 96);
-    const auto* bytes = reinterpret_cast<const uint8_t*>(words);
-    const uint64_t mask = (1ULL << 48) - 1, bound = 1ULL << 47;
-    uint64_t wide[60], narrow[60];
-    const size_t count = 60, got = accept48_avx2(bytes, count, mask, bound, wide);
-    size_t k = 0;
-    for (size_t i = 0; i < count; ++i) {
-        uint64_t x;
-        std::memcpy(&x, bytes + 6 * i, sizeof x);
-        x &= mask;
-        narrow[k] = x;
-        k += x < bound;
-    }
-    if (got != k || std::memcmp(wide, narrow, k * sizeof(uint64_t)) != 0 || k == 0 || k == count)
+    // Both paths of uniform_row, on the same seed: a bound just above 2^47 under the 48-bit mask
+    // rejects about half of the candidates.
+    const uint64_t bound = (1ULL << 47) + 1;
+    uint64_t wide[1000], narrow[1000];
+    Prng(key, 9).uniform_row_with(wide, 1000, bound, true);
+    Prng(key, 9).uniform_row_with(narrow, 1000, bound, false);
+    if (std::memcmp(wide, narrow, sizeof wide) != 0)
         throw std::runtime_error("sampler self-test: the AVX2 rejection sampler differs from the scalar one");
 }
 
@@ -153,6 +144,11 @@ void Prng::fill(uint32_t* out, size_t count) {
 }
 
 void Prng::uniform_row(uint64_t* out, size_t n, uint64_t bound) {
+    static const bool simd = cpu_has_avx2();
+    uniform_row_with(out, n, bound, simd);
+}
+
+void Prng::uniform_row_with(uint64_t* out, size_t n, uint64_t bound, bool simd) {
     if (bound <= 1) {
         std::fill(out, out + n, 0);
         return;
@@ -166,26 +162,26 @@ void Prng::uniform_row(uint64_t* out, size_t n, uint64_t bound) {
     // candidates (the chain primes have 48 bits or fewer, so a quarter of the ChaCha work goes);
     // wider bounds take two words per candidate.
     const bool packed = bits <= 48;
-    static const bool simd = cpu_has_avx2();
     while (k < n) {
         // At most n - k candidates per batch, so the branch-free store below stays in bounds.
         const size_t want = std::min(kBatch, n - k);
         if (packed) {
-            // Candidate i is bytes [6i, 6i + 6) of the batch, little-endian.
+            // Words 3j..3j+2 hold candidates 2j (low 48 bits) and 2j + 1 (high 48 bits).
             const size_t candidates = 2 * ((want + 1) / 2);
             fill(words, candidates / 2 * 3);
-            const auto* bytes = reinterpret_cast<const uint8_t*>(words);
             size_t i = 0;
             if (simd) {
                 // Four at a time while four more cannot overshoot n; the same candidates in the
-                // same order as below, so the row does not depend on the CPU.
+                // same order as below (x86 is little-endian, so candidate i is bytes 6i..6i+5),
+                // and the row does not depend on the CPU.
                 i = std::min(candidates, n - k) / 4 * 4;
-                k += accept48_avx2(bytes, i, mask, bound, out + k);
+                k += accept48_avx2(reinterpret_cast<const uint8_t*>(words), i, mask, bound, out + k);
             }
             for (; i < candidates && k < n; ++i) {
-                uint64_t x;
-                std::memcpy(&x, bytes + 6 * i, sizeof x);  // 2 bytes past the candidate: in words
-                x &= mask;
+                const uint32_t* w = words + 3 * (i / 2);
+                const uint64_t x = (i % 2 == 0 ? w[0] | static_cast<uint64_t>(w[1]) << 32
+                                                : w[1] >> 16 | static_cast<uint64_t>(w[2]) << 16) &
+                                   mask;
                 out[k] = x;
                 k += x < bound;
             }

@@ -49,6 +49,8 @@ public:
 
 private:
     friend void random_self_test();
+    // uniform_row with the AVX2 rejection sampler or without (same output).
+    void uniform_row_with(uint64_t* out, size_t n, uint64_t bound, bool simd);
     void refill();
     // Keystream block number `counter` into out.
     void block(uint64_t counter, uint32_t* out) const;
