@@ -28,18 +28,24 @@ double CanonicalNorm::log2_norm(const std::vector<double>& a) const {
     if (n == 0) return -std::numeric_limits<double>::infinity();
     if (n > max_n_ || (n & (n - 1)) != 0)
         throw std::logic_error("canonical norm of a polynomial of " + std::to_string(n) + " coefficients");
-    // a(zeta^(2j+1)) with zeta = e^(i pi / n) is the cyclic DFT of a_k zeta^k: twist, then a
-    // decimation-in-frequency DFT. Only the largest magnitude matters, so the bit-reversed output
-    // order needs no permutation.
-    std::vector<double> xr(n), xi(n);
-    for (size_t k = 0; k < n; ++k) {
-        xr[k] = a[k] * re_[n + k];
-        xi[k] = a[k] * im_[n + k];
+    if (n == 1) return a[0] != 0 ? std::log2(std::fabs(a[0])) : -std::numeric_limits<double>::infinity();
+    // Half the roots suffice: a is real, so a(conj z) = conj a(z), and the conjugates of the roots
+    // zeta^e with e = 1 mod 4 (zeta = e^(i pi / n)) are the others. At those, X^(n/2) = i, so
+    // with h = n/2, a(zeta^e) = z(zeta^e) for z_k = a_k + i a_(k+h), k < h; and with e = 4j + 1
+    // that is the cyclic DFT of size h (root zeta^4) of z_k zeta^k: twist, then
+    // decimation-in-frequency stages. Only the largest magnitude matters, so the bit-reversed
+    // output order needs no permutation.
+    const size_t half = n / 2;
+    std::vector<double> xr(half), xi(half);
+    for (size_t k = 0; k < half; ++k) {
+        const double c = re_[n + k], s = im_[n + k];
+        xr[k] = a[k] * c - a[k + half] * s;
+        xi[k] = a[k] * s + a[k + half] * c;
     }
-    for (size_t h = n / 2; h >= 1; h /= 2) {
+    for (size_t h = half / 2; h >= 1; h /= 2) {
         const double* twr = re_.data() + h;
         const double* twi = im_.data() + h;
-        for (size_t base = 0; base < n; base += 2 * h) {
+        for (size_t base = 0; base < half; base += 2 * h) {
             double* ur = xr.data() + base;
             double* ui = xi.data() + base;
             double* vr = ur + h;
@@ -55,7 +61,7 @@ double CanonicalNorm::log2_norm(const std::vector<double>& a) const {
         }
     }
     double m = 0;
-    for (size_t k = 0; k < n; ++k) m = std::max(m, xr[k] * xr[k] + xi[k] * xi[k]);
+    for (size_t k = 0; k < half; ++k) m = std::max(m, xr[k] * xr[k] + xi[k] * xi[k]);
     return m > 0 ? 0.5 * std::log2(m) : -std::numeric_limits<double>::infinity();
 }
 

@@ -12,6 +12,54 @@ use crate::field::{check_field, to_limbs};
 use crate::ntt_field::NegacyclicNtt;
 use crate::ntt_mont::{Limbs, MontNtt};
 
+/// BN254's scalar field without conversions: arkworks keeps an element `x` as `x R mod p`
+/// (Montgomery form, `R = 2^256`), and the transforms are linear, so the encoder takes and
+/// gives that form directly instead of converting every value (each conversion costs about a
+/// third of a butterfly). Other fields take the generic path.
+#[cfg(feature = "bn254")]
+mod montgomery {
+    use std::any::TypeId;
+    use std::marker::PhantomData;
+
+    use ark_bn254::Fr;
+    use ark_ff::PrimeField;
+
+    use crate::ntt_mont::Limbs;
+
+    /// Values of a field type `F` that is BN254's scalar field: only [`as_bn254`] makes one,
+    /// after checking the type.
+    pub(super) struct Bn254<'a, F> {
+        values: &'a [Fr],
+        field: PhantomData<F>,
+    }
+
+    /// `values` seen as BN254 scalars, when `F` is that type.
+    pub(super) fn as_bn254<F: PrimeField>(values: &[F]) -> Option<Bn254<'_, F>> {
+        (TypeId::of::<F>() == TypeId::of::<Fr>()).then(|| Bn254 {
+            // SAFETY: F is Fr, so this is the same slice under its own type.
+            values: unsafe { std::slice::from_raw_parts(values.as_ptr().cast(), values.len()) },
+            field: PhantomData,
+        })
+    }
+
+    impl<F> Bn254<'_, F> {
+        /// The values' Montgomery-form limbs (each below `p`).
+        pub(super) fn limbs(&self) -> impl Iterator<Item = Limbs> + '_ {
+            self.values.iter().map(|x| x.0 .0)
+        }
+
+        /// Field elements `F` from Montgomery-form limbs below `p`.
+        pub(super) fn collect(&self, limbs: impl Iterator<Item = Limbs>) -> Vec<F> {
+            let out: Vec<Fr> = limbs
+                .map(|l| Fr::new_unchecked(ark_ff::BigInt(l)))
+                .collect();
+            let mut out = std::mem::ManuallyDrop::new(out);
+            // SAFETY: F is Fr (a `Bn254` exists): the same allocation under its own type.
+            unsafe { Vec::from_raw_parts(out.as_mut_ptr().cast(), out.len(), out.capacity()) }
+        }
+    }
+}
+
 /// Packs `N` field elements ("slots") into one plaintext polynomial of `F_p[X] / (X^N + 1)`
 /// and unpacks them, in `O(N log N)`, so that one ciphertext operation acts on all slots.
 ///
@@ -263,6 +311,16 @@ impl<F: PrimeField> BatchEncoder<F> {
         self.check_len(values)?;
         match &self.ntt {
             Transform::Limbs(ntt) => {
+                #[cfg(feature = "bn254")]
+                if let Some(fr) = montgomery::as_bn254(values) {
+                    // Montgomery form in and out (the plain last stage would divide R out).
+                    let mut a = self.scatter(fr.limbs());
+                    ntt.inverse_from_bitrev(&mut a);
+                    return Ok(fr.collect(a.into_iter().map(|mut x| {
+                        ntt.canonical(&mut x);
+                        x
+                    })));
+                }
                 let a = self.encode_fast(ntt, values);
                 Ok(a.iter().map(|x| field_from_limbs(ntt, x)).collect())
             }
@@ -285,6 +343,9 @@ impl<F: PrimeField> BatchEncoder<F> {
         let Transform::Limbs(ntt) = &self.ntt else {
             return Ok(to_limbs(&self.encode(values)?, limbs_per_value));
         };
+        if limbs_per_value == 4 {
+            return Ok(self.encode_fast(ntt, values).into_flattened());
+        }
         let keep = limbs_per_value.min(4);
         let mut out = vec![0u64; self.ring_degree() * limbs_per_value];
         for (x, dst) in self
@@ -310,13 +371,28 @@ impl<F: PrimeField> BatchEncoder<F> {
 
     /// The fast path's encode: canonical coefficients as limbs.
     fn encode_fast(&self, ntt: &MontNtt, values: &[F]) -> Vec<Limbs> {
-        let mut a = vec![[0u64; 4]; self.ring_degree()];
-        for (value, &pos) in values.iter().zip(&self.slot_pos) {
-            a[pos] = limbs_from_field(value);
+        #[cfg(feature = "bn254")]
+        if let Some(fr) = montgomery::as_bn254(values) {
+            let mut a = self.scatter(fr.limbs());
+            ntt.inverse_from_bitrev_montgomery(&mut a);
+            for x in a.iter_mut() {
+                ntt.canonical(x);
+            }
+            return a;
         }
+        let mut a = self.scatter(values.iter().map(limbs_from_field));
         ntt.inverse_from_bitrev(&mut a);
         for x in a.iter_mut() {
             ntt.canonical(x);
+        }
+        a
+    }
+
+    /// Slot values (at most `N`) to the inverse transform's input order, zero-padded.
+    fn scatter(&self, values: impl Iterator<Item = Limbs>) -> Vec<Limbs> {
+        let mut a = vec![[0u64; 4]; self.ring_degree()];
+        for (x, &pos) in values.zip(&self.slot_pos) {
+            a[pos] = x;
         }
         a
     }
@@ -352,6 +428,19 @@ impl<F: PrimeField> BatchEncoder<F> {
         match &self.ntt {
             Transform::Limbs(ntt) => {
                 let mut a = vec![[0u64; 4]; n];
+                #[cfg(feature = "bn254")]
+                if let Some(fr) = montgomery::as_bn254(coeffs) {
+                    // The transform is linear: Montgomery form in, Montgomery form out.
+                    for (x, c) in a.iter_mut().zip(fr.limbs()) {
+                        *x = c;
+                    }
+                    ntt.forward_bitrev(&mut a);
+                    return fr.collect(self.slot_pos.iter().map(|&pos| {
+                        let mut y = a[pos];
+                        ntt.canonical(&mut y);
+                        y
+                    }));
+                }
                 for (x, c) in a.iter_mut().zip(coeffs) {
                     *x = limbs_from_field(c);
                 }

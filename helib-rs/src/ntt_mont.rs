@@ -40,6 +40,12 @@ pub(crate) struct MontNtt {
     /// `N^(-1) R mod p` and `zeta^(-bitrev(1)) N^(-1) R mod p`: the inverse's last stage.
     n_inv: Limbs,
     last_inv: Limbs,
+    /// The same without the factor `R`, for inputs in Montgomery form: the last stage then
+    /// divides their `R` out for free.
+    #[cfg_attr(not(feature = "bn254"), allow(dead_code))]
+    n_inv_plain: Limbs,
+    #[cfg_attr(not(feature = "bn254"), allow(dead_code))]
+    last_inv_plain: Limbs,
     /// Whether the Montgomery products run as BMI2/ADX assembly (see [`mont_asm`](crate::mont_asm)).
     adx: bool,
 }
@@ -79,6 +85,8 @@ impl MontNtt {
             inv,
             n_inv: mont(n_inv)?,
             last_inv: mont(inv_f[bitrev(1)] * n_inv)?,
+            n_inv_plain: limbs_of::<F>(&n_inv.into_bigint())?,
+            last_inv_plain: limbs_of::<F>(&(inv_f[bitrev(1)] * n_inv).into_bigint())?,
             adx: adx_available(),
         })
     }
@@ -119,15 +127,29 @@ impl MontNtt {
     /// The inverse of [`forward_bitrev`](Self::forward_bitrev): from evaluations in
     /// bit-reversed order (each below `2p`) to coefficients, each below `2p`.
     pub(crate) fn inverse_from_bitrev(&self, a: &mut [Limbs]) {
+        self.inverse_scaled(a, &self.n_inv, &self.last_inv)
+    }
+
+    /// [`inverse_from_bitrev`](Self::inverse_from_bitrev) for inputs in Montgomery form
+    /// (`x R mod p`, each below `2p`, as arkworks stores field elements): the outputs are the
+    /// same plain coefficients, so the caller skips converting every input out of that form.
+    #[cfg_attr(not(feature = "bn254"), allow(dead_code))]
+    pub(crate) fn inverse_from_bitrev_montgomery(&self, a: &mut [Limbs]) {
+        self.inverse_scaled(a, &self.n_inv_plain, &self.last_inv_plain)
+    }
+
+    /// The inverse transform with last-stage factors `first` (for the sums) and `second` (for
+    /// the differences), both in Montgomery form for plain inputs.
+    fn inverse_scaled(&self, a: &mut [Limbs], first: &Limbs, second: &Limbs) {
         assert_eq!(a.len(), self.n, "inverse NTT: wrong length");
         if self.adx {
-            self.inverse_with::<true>(a)
+            self.inverse_with::<true>(a, first, second)
         } else {
-            self.inverse_with::<false>(a)
+            self.inverse_with::<false>(a, first, second)
         }
     }
 
-    fn inverse_with<const ADX: bool>(&self, a: &mut [Limbs]) {
+    fn inverse_with<const ADX: bool>(&self, a: &mut [Limbs], first: &Limbs, second: &Limbs) {
         // Gentleman-Sande: (x, y) -> (x + y, (x - y) w); stage m (m = N/2t groups of span 2t)
         // from t = 1 up. The last stage (m = 1) also multiplies by 1/N.
         let mut m = self.n / 2;
@@ -151,8 +173,8 @@ impl MontNtt {
         for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
             let s = self.add_reduce(x, y);
             let d = self.sub_reduce(x, y);
-            *x = self.mul::<ADX>(&s, &self.n_inv);
-            *y = self.mul::<ADX>(&d, &self.last_inv);
+            *x = self.mul::<ADX>(&s, first);
+            *y = self.mul::<ADX>(&d, second);
         }
     }
 

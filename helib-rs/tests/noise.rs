@@ -298,3 +298,89 @@ fn constant_multiplications_until_exhausted() {
     }
     panic!("12 random constant multiplications should exhaust ~1000 bits of budget");
 }
+
+/// The centered integer of a field element, as a float.
+fn centered_f64(x: &F) -> f64 {
+    use ark_ff::PrimeField;
+    let (negative, magnitude) = if x.into_bigint() > F::MODULUS_MINUS_ONE_DIV_TWO {
+        (true, (-*x).into_bigint())
+    } else {
+        (false, x.into_bigint())
+    };
+    let v = magnitude
+        .0
+        .iter()
+        .rev()
+        .fold(0.0, |acc, &w| acc * 2f64.powi(64) + w as f64);
+    if negative {
+        -v
+    } else {
+        v
+    }
+}
+
+/// log2 of max |m(zeta^e)| over all odd e < 2N (zeta = e^(i pi / N)), evaluated directly.
+fn naive_log2_canonical_norm(m: &[F], n: usize) -> f64 {
+    let a: Vec<f64> = m.iter().map(centered_f64).collect();
+    let mut max2: f64 = 0.0;
+    for e in (1..2 * n).step_by(2) {
+        let (mut re, mut im) = (0.0, 0.0);
+        for (k, ak) in a.iter().enumerate() {
+            let angle = std::f64::consts::PI * ((e * k) % (2 * n)) as f64 / n as f64;
+            re += ak * angle.cos();
+            im += ak * angle.sin();
+        }
+        max2 = max2.max(re * re + im * im);
+    }
+    0.5 * max2.log2()
+}
+
+/// Multiplying by an encoded plaintext adds exactly log2 of its canonical norm to the tracked
+/// bound, so the bound exposes the engine's norm: check it on polynomials with known norms and
+/// on random ones against a direct evaluation at every root of X^N + 1.
+#[test]
+fn plaintext_norm_is_the_exact_canonical_norm() {
+    use helib_rs::EncodedPtxt;
+    let fx = fixture();
+    let n = n();
+    let mut rng = rng(23);
+    let ct = fx
+        .pk
+        .encrypt_poly(&random_poly(&mut rng, n))
+        .expect("encrypt");
+    let norm_through_bound = |m: &[F]| {
+        let pt = EncodedPtxt::from_poly(&fx.ctx, m, None).expect("encode");
+        let mut c = ct.clone();
+        c.mul_ptxt(&pt).expect("mul");
+        c.log2_noise_bound() - ct.log2_noise_bound()
+    };
+    let f = |v: i64| {
+        if v < 0 {
+            -F::from(v.unsigned_abs())
+        } else {
+            F::from(v as u64)
+        }
+    };
+    let mut x_half = vec![f(0); n / 2 + 1];
+    x_half[0] = f(3);
+    x_half[n / 2] = f(-2);
+    let mut monomial = vec![f(0); 8];
+    monomial[7] = f(1);
+    // Known norms: a constant; a monomial (|zeta^7e| = 1); 3 - 2 X^(N/2) = 3 -+ 2i at every root.
+    for (m, want) in [
+        (vec![f(1000)], 1000f64.log2()),
+        (monomial, 0.0),
+        (x_half, 13f64.sqrt().log2()),
+    ] {
+        let got = norm_through_bound(&m);
+        assert!((got - want).abs() < 1e-9, "norm 2^{got}, expected 2^{want}");
+    }
+    for len in [2, 3, 64, n] {
+        let m = random_poly(&mut rng, len);
+        let (got, want) = (norm_through_bound(&m), naive_log2_canonical_norm(&m, n));
+        assert!(
+            (got - want).abs() < 1e-6,
+            "{len} coefficients: 2^{got} vs 2^{want}"
+        );
+    }
+}
