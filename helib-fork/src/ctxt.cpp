@@ -367,6 +367,29 @@ Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<
     out.log2_noise_ = log2_noise == kNegInf ? 0.0 : clamp_noise(log2_noise);
     // Chunks small enough that both accumulators and the expanded plaintext stay in L1.
     constexpr size_t kChunk = 1024;
+    if (ctx.simd() && ctx.n() % 16 == 0) {
+        // Accumulators as signed doubles, reduced every fourth term (row_mul_acc2_avx2), the
+        // plaintext read once for both products and expanded on the fly.
+        std::vector<double> acc(2 * kChunk);
+        for (size_t r = 0; r < out.level_; ++r) {
+            const u64 q = ctx.prime(r);
+            for (size_t begin = 0; begin < ctx.n(); begin += kChunk) {
+                const size_t len = std::min(kChunk, ctx.n() - begin);
+                double* acc0 = acc.data();
+                double* acc1 = acc.data() + kChunk;
+                std::fill(acc.begin(), acc.end(), 0.0);
+                for (size_t i = 0; i < cts.size(); ++i) {
+                    const EncodedPtxt& pt = *pts[i];
+                    const u64* y = pt.stored().row(r) + (begin >> pt.log_repeat());
+                    row_mul_acc2_avx2(acc0, acc1, cts[i]->c0_.row(r) + begin, cts[i]->c1_.row(r) + begin, y, len,
+                                      pt.log_repeat(), i % 4 == 3, q);
+                }
+                row_store_reduced_avx2(out.c0_.row(r) + begin, acc0, len, q);
+                row_store_reduced_avx2(out.c1_.row(r) + begin, acc1, len, q);
+            }
+        }
+        return out;
+    }
     std::vector<u64> pt_buf(kChunk);
     for (size_t r = 0; r < out.level_; ++r) {
         const Barrett& br = ctx.ntt(r).barrett();

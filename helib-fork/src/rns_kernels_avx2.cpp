@@ -189,4 +189,64 @@ HELIB_AVX2 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, si
     }
 }
 
+
+namespace {
+
+// The plaintext factor of four consecutive words starting at word k of a row stored with each
+// value repeated 2^log_repeat times (value j at index j >> log_repeat), as doubles.
+template <int kRepeat>  // 0, 1, or 2 for any log_repeat >= 2
+HELIB_AVX2 inline __m256d load_repeated(const u64* y, size_t k, size_t log_repeat, const Consts& c) {
+    if (kRepeat == 0) return load_u64(y + k, c);
+    if (kRepeat == 1) {
+        // Words k .. k + 3 hold values k/2, k/2, k/2 + 1, k/2 + 1.
+        const __m128i two = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y + (k >> 1)));
+        const __m256i x = _mm256_permute4x64_epi64(_mm256_castsi128_si256(two), 0x50);
+        return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.bits)), c.two52);
+    }
+    return _mm256_set1_pd(static_cast<double>(y[k >> log_repeat]));
+}
+
+template <int kRepeat>
+HELIB_AVX2 void mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
+                              size_t log_repeat, bool reduce_after, u64 q) {
+    const Consts c = make_consts(static_cast<double>(q));
+    for (size_t k = 0; k < n; k += 4 * kV) {
+        __m256d x[2 * kV], w[2 * kV], r[2 * kV];
+        for (int v = 0; v < kV; ++v) {
+            x[v] = load_u64(a0 + k + 4 * v, c);
+            x[kV + v] = load_u64(a1 + k + 4 * v, c);
+            w[v] = w[kV + v] = load_repeated<kRepeat>(y, k + 4 * v, log_repeat, c);
+        }
+        mulmod<2 * kV>(r, x, w, c);
+        for (int v = 0; v < kV; ++v) {
+            r[v] = _mm256_add_pd(r[v], _mm256_loadu_pd(acc0 + k + 4 * v));
+            r[kV + v] = _mm256_add_pd(r[kV + v], _mm256_loadu_pd(acc1 + k + 4 * v));
+        }
+        if (reduce_after) reduce<2 * kV>(r, c);
+        for (int v = 0; v < kV; ++v) {
+            _mm256_storeu_pd(acc0 + k + 4 * v, r[v]);
+            _mm256_storeu_pd(acc1 + k + 4 * v, r[kV + v]);
+        }
+    }
+}
+
+}  // namespace
+
+HELIB_AVX2 void row_mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
+                                  size_t log_repeat, bool reduce_after, u64 q) {
+    if (log_repeat == 0) return mul_acc2_avx2<0>(acc0, acc1, a0, a1, y, n, log_repeat, reduce_after, q);
+    if (log_repeat == 1) return mul_acc2_avx2<1>(acc0, acc1, a0, a1, y, n, log_repeat, reduce_after, q);
+    mul_acc2_avx2<2>(acc0, acc1, a0, a1, y, n, log_repeat, reduce_after, q);
+}
+
+HELIB_AVX2 void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u64 q) {
+    const Consts c = make_consts(static_cast<double>(q));
+    for (size_t k = 0; k < n; k += 4 * kV) {
+        __m256d r[kV];
+        for (int v = 0; v < kV; ++v) r[v] = _mm256_loadu_pd(acc + k + 4 * v);
+        reduce<kV>(r, c);
+        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
+    }
+}
+
 }  // namespace helib

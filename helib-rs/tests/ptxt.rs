@@ -610,6 +610,39 @@ fn inner_product_equals_sum_of_slotwise_products() {
     assert_slots(&dot, &want, "inner product with periodic plaintexts");
 }
 
+/// Many terms (the engine reduces its accumulators every few terms) with plaintexts of every
+/// storage form: full, and periodic with each value repeated 2, 4 and many times.
+#[test]
+fn inner_product_of_many_terms_and_every_period() {
+    const K: usize = 13;
+    let mut rng = rng(12);
+    let xs: Vec<Vec<F>> = (0..K).map(|_| random_slots(&mut rng)).collect();
+    let cts: Vec<Ctxt> = xs.iter().map(|x| encrypt(x)).collect();
+    let periods = [HALF, HALF / 2, HALF / 4, 64, 2, 1];
+    let rows: Vec<Vec<F>> = (0..K)
+        .map(|i| random_poly(&mut rng, periods[i % periods.len()]))
+        .collect();
+    let pts: Vec<EncodedPtxt> = rows
+        .iter()
+        .map(|r| {
+            PeriodicEncoder::new(ctx(), r.len(), None)
+                .expect("periodic")
+                .encode_replicated(r)
+                .expect("encode")
+        })
+        .collect();
+    let ct_refs: Vec<&Ctxt> = cts.iter().collect();
+    let pt_refs: Vec<&EncodedPtxt> = pts.iter().collect();
+    for terms in [4, 8, K] {
+        let dot = Ctxt::inner_product(&ct_refs[..terms], &pt_refs[..terms]).expect("inner product");
+        let mut want = vec![F::zero(); SLOTS];
+        for (x, r) in xs.iter().zip(&rows).take(terms) {
+            want = add(&want, &mul(x, &periodic(r, r)));
+        }
+        assert_slots(&dot, &want, &format!("{terms} terms"));
+    }
+}
+
 #[test]
 fn inner_product_errors() {
     let mut rng = rng(11);
