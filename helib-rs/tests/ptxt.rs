@@ -87,6 +87,14 @@ fn periodic(row0: &[F], row1: &[F]) -> Vec<F> {
         .collect()
 }
 
+/// `row` repeated along both slot rows, through the periodic encoder of its period.
+fn encode_replicated(row: &[F]) -> EncodedPtxt {
+    PeriodicEncoder::new(ctx(), row.len(), None)
+        .expect("periodic encoder")
+        .encode_replicated(row)
+        .expect("periodic encoding")
+}
+
 /// Decrypts the slots, compares them with `expected` (zero-padded to N) and checks that the
 /// measured noise is under the tracked bound.
 fn assert_slots(ct: &Ctxt, expected: &[F], what: &str) {
@@ -594,10 +602,7 @@ fn inner_product_equals_sum_of_slotwise_products() {
             if i == 4 {
                 encode(&periodic(r, r))
             } else {
-                PeriodicEncoder::new(ctx(), r.len(), None)
-                    .expect("periodic")
-                    .encode_replicated(r)
-                    .expect("encode")
+                encode_replicated(r)
             }
         })
         .collect();
@@ -622,15 +627,7 @@ fn inner_product_of_many_terms_and_every_period() {
     let rows: Vec<Vec<F>> = (0..K)
         .map(|i| random_poly(&mut rng, periods[i % periods.len()]))
         .collect();
-    let pts: Vec<EncodedPtxt> = rows
-        .iter()
-        .map(|r| {
-            PeriodicEncoder::new(ctx(), r.len(), None)
-                .expect("periodic")
-                .encode_replicated(r)
-                .expect("encode")
-        })
-        .collect();
+    let pts: Vec<EncodedPtxt> = rows.iter().map(|r| encode_replicated(r)).collect();
     let ct_refs: Vec<&Ctxt> = cts.iter().collect();
     let pt_refs: Vec<&EncodedPtxt> = pts.iter().collect();
     for terms in [4, 8, K] {
