@@ -14,8 +14,9 @@ use crate::ntt_mont::{Limbs, MontNtt};
 
 /// BN254's scalar field without conversions: arkworks keeps an element `x` as `x R mod p`
 /// (Montgomery form, `R = 2^256`), and the transforms are linear, so the encoder takes and
-/// gives that form directly instead of converting every value (each conversion costs about a
-/// third of a butterfly). Other fields take the generic path.
+/// gives that form directly instead of converting every value (each conversion is a Montgomery
+/// reduction or product, a third to two thirds of a butterfly's cost). Other fields take the
+/// generic path.
 #[cfg(feature = "bn254")]
 mod montgomery {
     use std::any::TypeId;
