@@ -362,14 +362,15 @@ Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<
     }
     Ctxt out(first.ctx_, first.key_id_, first.level_);
     out.factor_ = first.factor_;
-    out.c0_ = RnsPoly(out.level_, ctx.n());
-    out.c1_ = RnsPoly(out.level_, ctx.n());
     out.log2_noise_ = log2_noise == kNegInf ? 0.0 : clamp_noise(log2_noise);
     // Chunks small enough that both accumulators and the expanded plaintext stay in L1.
     constexpr size_t kChunk = 1024;
     if (ctx.simd() && ctx.n() % 16 == 0) {
         // Accumulators as signed doubles, reduced every fourth term (row_mul_acc2_avx2), the
-        // plaintext read once for both products and expanded on the fly.
+        // plaintext read once for both products and expanded on the fly. Every output word is
+        // written once at the end, so the outputs start uninitialized.
+        out.c0_ = RnsPoly::uninit(out.level_, ctx.n());
+        out.c1_ = RnsPoly::uninit(out.level_, ctx.n());
         std::vector<double> acc(2 * kChunk);
         for (size_t r = 0; r < out.level_; ++r) {
             const u64 q = ctx.prime(r);
@@ -390,6 +391,9 @@ Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<
         }
         return out;
     }
+    // The portable path accumulates in the outputs themselves, from zero.
+    out.c0_ = RnsPoly(out.level_, ctx.n());
+    out.c1_ = RnsPoly(out.level_, ctx.n());
     std::vector<u64> pt_buf(kChunk);
     for (size_t r = 0; r < out.level_; ++r) {
         const Barrett& br = ctx.ntt(r).barrett();

@@ -44,16 +44,6 @@ void row_from_small(u64* out, const int32_t* in, u64 w, size_t n, const Barrett&
 // out = [a * w mod q] centered in [-q/2, q/2], as doubles: the input form of row_dot_signed.
 void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd);
 
-// acc0 += a0 * y, acc1 += a1 * y mod q on accumulators of signed integers held as doubles, for
-// the plaintext row y stored with each value repeated 2^log_repeat times (word k is
-// y[k >> log_repeat]). Accumulators must stay below 2^52: each call adds at most 3q/4, so with
-// q < 2^50 a caller reduces (reduce_after, into [-q/2, q/2]) at least every fourth call. AVX2
-// only (Context::simd(), n a multiple of 16): the ciphertext-plaintext inner product's kernel.
-void row_mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
-                       size_t log_repeat, bool reduce_after, u64 q);
-// out = acc mod q in [0, q), for |acc| < 2^52 (AVX2 only).
-void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u64 q);
-
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);
@@ -66,5 +56,16 @@ void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, 
 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);
 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q);
 void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q);
+
+// AVX2 only, with no portable twin (the caller keeps its own scalar path; Context::simd(), n a
+// multiple of 16): the ciphertext-plaintext inner product's kernels.
+// acc0 += a0 * y, acc1 += a1 * y mod q on accumulators of signed integers held as doubles, for
+// the plaintext row y stored with each value repeated 2^log_repeat times (word k is
+// y[k >> log_repeat]). Accumulators must stay below 2^52: each call adds at most 3q/4, so with
+// q < 2^50 a caller reduces (reduce_after, into [-q/2, q/2]) at least every fourth call.
+void row_mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
+                       size_t log_repeat, bool reduce_after, u64 q);
+// out = acc mod q in [0, q), for |acc| < 2^52.
+void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u64 q);
 
 }  // namespace helib

@@ -189,7 +189,6 @@ HELIB_AVX2 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, si
     }
 }
 
-
 namespace {
 
 // The plaintext factor of four consecutive words starting at word k of a row stored with each
