@@ -11,8 +11,10 @@
 //! `encode`/`decode` are the slot transform over F_p, `encode_and_convert` adds the conversion
 //! to the engine's NTT form (an `EncodedPtxt`), `mul_ptxt_encoded` multiplies by one.
 //! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
-//! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), `galois_keygen`
-//! the generation of one Galois key.
+//! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), and
+//! `rotate_hoisted_1` the same call with the first step only, so that each rotation after the
+//! first in a hoisted batch costs `(hoisted_16 - hoisted_1) / 15`; `galois_keygen` is the
+//! generation of one Galois key.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -177,6 +179,9 @@ fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
             |mut x| x.rotate_rows(1, &gk).map(|_| x),
             BatchSize::LargeInput,
         )
+    });
+    group.bench_function("rotate_hoisted_1", |bench| {
+        bench.iter(|| ca.rotate_rows_many(black_box(&steps[..1]), &gk))
     });
     group.bench_function("rotate_hoisted_16", |bench| {
         bench.iter(|| ca.rotate_rows_many(black_box(&steps), &gk))
