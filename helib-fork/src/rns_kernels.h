@@ -34,8 +34,8 @@ void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, s
 void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
               size_t n, const Barrett& br, bool simd);
 // out = sum_a in[a] * w[a] mod q over `terms` rows of signed integers held as doubles,
-// |in| < 2^50, and constants w[a] < q: basis conversion from centered residues (key switching)
-// and big integers from 48-bit pieces (plaintext conversion).
+// |in| <= 2^50, and constants w[a] < q: basis conversion from centered residues (key switching)
+// and big integers from balanced 51-bit digits (plaintext conversion).
 void row_dot_signed(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, const Barrett& br,
                     bool simd);
 // out = in * w mod q for small signed integers (|in| < 2^31; secrets, errors) and a constant

@@ -143,7 +143,7 @@ HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* 
     }
 }
 
-// Each term is at most q/2 + 2^48 < 2^49.2 (|in| < 2^50); four of them on top of a reduced sum
+// Each term is at most q/2 + 2^48 < 2^49.2 (|in| <= 2^50); four of them on top of a reduced sum
 // (<= q/2) stay below 2^52.
 HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
                                     u64 q) {

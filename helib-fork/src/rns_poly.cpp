@@ -65,21 +65,29 @@ RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, c
 
 namespace {
 
-// Width of the pieces a coefficient is cut into for the row kernels: a signed 48-bit piece times a
-// residue below 2^50 is exact in the kernels' double arithmetic (rns_kernels.h).
-constexpr size_t kChunkBits = 48;
+// Width of the pieces a coefficient is cut into for the row kernels. The pieces are balanced
+// digits in [-2^50, 2^50], the kernels' input bound (rns_kernels.h): five of them cover a
+// 254-bit p's centered coefficients, where unsigned pieces below 2^50 would need six.
+constexpr size_t kChunkBits = 51;
+constexpr double kChunkScale = static_cast<double>(u64{1} << kChunkBits);
 // Coefficients converted per block: the pieces of one block (a few tens of KiB) stay in L1/L2
 // while every prime's row is written.
 constexpr size_t kBlock = 1024;
 
-// Cuts the little-endian magnitude `mag` (w limbs) into signed 48-bit pieces out[j * stride].
+// Cuts the little-endian magnitude `mag` (w limbs) into balanced base-2^51 digits, negated when
+// `negative`, at out[j * stride]. A digit above 2^50 becomes digit - 2^51 and carries one into
+// the next; num_chunks * 51 >= bits(mag) + 1 leaves room for the last carry.
 void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks, double* out, size_t stride) {
+    constexpr u64 kHalf = u64{1} << (kChunkBits - 1);
+    u64 carry = 0;
     for (size_t j = 0; j < num_chunks; ++j) {
         const size_t bit = j * kChunkBits, i = bit / 64, shift = bit % 64;
         u64 v = i < w ? mag[i] >> shift : 0;
         if (shift > 64 - kChunkBits && i + 1 < w) v |= mag[i + 1] << (64 - shift);
-        v &= (u64{1} << kChunkBits) - 1;
-        out[j * stride] = negative ? -static_cast<double>(v) : static_cast<double>(v);
+        v = (v & ((u64{1} << kChunkBits) - 1)) + carry;
+        carry = v > kHalf ? 1 : 0;
+        const double d = static_cast<double>(static_cast<int64_t>(v) - static_cast<int64_t>(carry << kChunkBits));
+        out[j * stride] = negative ? -d : d;
     }
 }
 
@@ -96,8 +104,8 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
     const mp_limb_t* hl = reinterpret_cast<const mp_limb_t*>(half.data());
     mp_limb_t* ml = reinterpret_cast<mp_limb_t*>(mag.data());
 
-    // Centered magnitudes are at most p/2, below 2^(bits(p) - 1).
-    const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kChunkBits - 2) / kChunkBits;
+    // Centered magnitudes are at most p/2, below 2^(bits(p) - 1); one more bit for the carry.
+    const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kChunkBits - 1) / kChunkBits;
     std::vector<u64> radix(basis.size() * num_chunks);
     for (size_t r = 0; r < basis.size(); ++r) {
         const u64 q = ctx.prime(basis[r]);
@@ -131,7 +139,7 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
             cut_into_chunks(mag.data(), w, negative, num_chunks, chunks.data() + i, block);
             if (centered) {
                 double v = 0;
-                for (size_t j = num_chunks; j-- > 0;) v = v * 281474976710656.0 + chunks[j * block + i];
+                for (size_t j = num_chunks; j-- > 0;) v = v * kChunkScale + chunks[j * block + i];
                 (*centered)[k] = v;
             }
         }

@@ -81,6 +81,30 @@ fn encrypt_decrypt_roundtrip() {
     ];
     let ct = fx.pk.encrypt_poly(&edge).expect("encrypt");
     assert_decrypts_to(&fx.sk, &ct, &edge, "edge values");
+
+    // The engine cuts each centered coefficient into balanced base-2^51 digits in
+    // [-2^50, 2^50]: values at and around every digit's boundary, runs of carries, both signs,
+    // and the largest centered magnitudes (p - 1)/2 and (p + 1)/2.
+    let two = F::from(2u64);
+    let mut digits = vec![two.inverse().expect("2 is invertible") - F::one()];
+    for k in 0..5u64 {
+        let base = two.pow([51 * k]);
+        for v in [
+            two.pow([50]),
+            two.pow([50]) + F::one(),
+            two.pow([50]) - F::one(),
+            two.pow([51]) - F::one(),
+        ] {
+            digits.push(base * v);
+            digits.push(-(base * v));
+        }
+        digits.push(two.pow([51 * (k + 1)]) - F::one());
+    }
+    let ct = fx.pk.encrypt_poly(&digits).expect("encrypt");
+    assert_decrypts_to(&fx.sk, &ct, &digits, "digit boundaries");
+    let mut times = fx.pk.encrypt_poly(&[F::one()]).expect("encrypt");
+    times.mul_poly(&digits).expect("mul_poly");
+    assert_decrypts_to(&fx.sk, &times, &digits, "digit boundaries as a multiplier");
 }
 
 #[test]
