@@ -148,11 +148,9 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     const std::vector<uint32_t>& perm = keys.permutation(g);
     // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h).
     RnsPoly k0, k1;
-    key_switch(ctx, key, c1_, level_, k0, k1, {&c0_, nullptr});
+    key_switch(ctx, key, c1_, level_, k0, k1, {&c0_, nullptr, &perm});
     c0_ = std::move(k0);
-    permute_inplace(perm, c0_);
     c1_ = std::move(k1);
-    permute_inplace(perm, c1_);
     log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
 }
 
@@ -176,10 +174,7 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
         Ctxt c(ctx_, key_id_, level_);
         c.factor_ = factor_;
         const std::vector<uint32_t>& perm = keys.permutation(g);
-        RnsPoly k0, k1;
-        apply_switch_key(ctx, keys.key(g), d, k0, k1, {&c0_, nullptr});
-        apply_permutation(perm, k0, c.c0_);
-        apply_permutation(perm, k1, c.c1_);
+        apply_switch_key(ctx, keys.key(g), d, c.c0_, c.c1_, {&c0_, nullptr, &perm});
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
         out.push_back(std::move(c));
     }

@@ -26,24 +26,9 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
     return perm;
 }
 
-void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out) {
-    const size_t n = a.n;
-    out = RnsPoly::uninit(a.rows, n);
-    for (size_t r = 0; r < a.rows; ++r) {
-        const u64* src = a.row(r);
-        u64* dst = out.row(r);
-        for (size_t i = 0; i < n; ++i) dst[i] = src[perm[i]];
-    }
-}
-
-void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a) {
-    const size_t n = a.n;
-    std::vector<u64> row(n);
-    for (size_t r = 0; r < a.rows; ++r) {
-        u64* dst = a.row(r);
-        std::copy(dst, dst + n, row.begin());
-        for (size_t i = 0; i < n; ++i) dst[i] = row[perm[i]];
-    }
+void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out) {
+    const size_t n = perm.size();
+    for (size_t i = 0; i < n; ++i) out[i] = in[perm[i]];
 }
 
 void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out) {

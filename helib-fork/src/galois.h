@@ -22,10 +22,8 @@ namespace helib {
 // held at NTT index i; then (sigma_g a)[i] = a[perm[i]].
 std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
 
-// Applies the permutation to every row of a (NTT form), into out.
-void apply_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
-// The same in place, through one row of scratch.
-void permute_inplace(const std::vector<uint32_t>& perm, RnsPoly& a);
+// out[i] = in[perm[i]] over one row of n = perm.size() words (out and in distinct).
+void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out);
 // out = sigma^-1(a) for the permutation of sigma: out[perm[i]] = a[i] on every row.
 void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
 

@@ -1,5 +1,6 @@
 #include "key_switch.h"
 
+#include "galois.h"
 #include "rns_kernels.h"
 
 namespace helib {
@@ -96,7 +97,8 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
 
 }  // namespace
 
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plus) {
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out, const RnsPoly* plus,
+              const std::vector<uint32_t>* perm) {
     const size_t n = ctx.n(), K = ctx.num_special();
     // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
     Reals z(K * n);
@@ -110,7 +112,8 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plu
                                ctx.simd());
     }
     // The correction x mod q_i for a group of chain rows at a time, then row i becomes
-    // acc/P - p x/P.
+    // acc/P - p x/P. A permuted row is finished in x's buffer, still in cache for the gather.
+    if (perm != nullptr) out = RnsPoly::uninit(level, n);
     const size_t group = std::min(level, kRowGroup);
     std::vector<Words> x(group, Words(n));
     std::vector<std::vector<u64>> w_rows(group, std::vector<u64>(K));
@@ -129,15 +132,20 @@ void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plu
         for (size_t g = 0; g < count; ++g) {
             const size_t i = i0 + g;
             ctx.ntt(i).forward(x[g].data());
-            row_mul_const_sub(acc.row(i), acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i),
+            u64* dst = perm != nullptr ? x[g].data() : acc.row(i);
+            row_mul_const_sub(dst, acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i),
                               plus != nullptr ? plus->row(i) : nullptr, n, ctx.ntt(i).barrett(), ctx.simd());
+            if (perm != nullptr) permute_row(*perm, x[g].data(), out.row(i));
         }
     }
-    acc.truncate(level);
+    if (perm == nullptr) {
+        acc.truncate(level);
+        out = std::move(acc);
+    }
 }
 
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
-                RnsPoly& out0, RnsPoly& out1, Addends plus) {
+                RnsPoly& out0, RnsPoly& out1, Epilogue finish) {
     const size_t n = ctx.n();
     const Basis ext = extended_basis(ctx, level);
     Words scratch(n);
@@ -171,10 +179,8 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         }
         key_product_row(ctx, key, digit_of, pi, x, kb, ka, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level, plus.plus0);
-    mod_down(ctx, acc1, level, plus.plus1);
-    out0 = std::move(acc0);
-    out1 = std::move(acc1);
+    mod_down(ctx, acc0, level, out0, finish.plus0, finish.perm);
+    mod_down(ctx, acc1, level, out1, finish.plus1, finish.perm);
 }
 
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
@@ -210,7 +216,7 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
 }
 
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
-                      RnsPoly& out1, Addends plus) {
+                      RnsPoly& out1, Epilogue finish) {
     const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
     RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
@@ -219,10 +225,8 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
         for (size_t i = 0; i < terms; ++i) x[i] = d.digits[i].row(r);
         key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, acc0.row(r), acc1.row(r));
     }
-    mod_down(ctx, acc0, level, plus.plus0);
-    mod_down(ctx, acc1, level, plus.plus1);
-    out0 = std::move(acc0);
-    out1 = std::move(acc1);
+    mod_down(ctx, acc0, level, out0, finish.plus0, finish.perm);
+    mod_down(ctx, acc1, level, out1, finish.plus1, finish.perm);
 }
 
 }  // namespace helib

@@ -3,23 +3,28 @@
 // by P with the BGV correction (delta = p * [x * p^-1]_P) so the plaintext is unchanged.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "context.h"
 #include "keys.h"
 #include "rns_poly.h"
 
 namespace helib {
 
-// What the results of a key switch start from: (out0, out1) += (plus0, plus1), where a pointer
-// is not null. Adding in mod-down's last pass saves a pass over each output.
-struct Addends {
+// What mod-down's last pass folds into the results of a key switch: (out0, out1) += (plus0, plus1)
+// where a pointer is not null, and then every row permuted by `perm` (an automorphism in NTT
+// form, galois.h) when it is not null. Each one folded in saves a pass over each output.
+struct Epilogue {
     const RnsPoly* plus0 = nullptr;
     const RnsPoly* plus1 = nullptr;
+    const std::vector<uint32_t>* perm = nullptr;
 };
 
 // c in NTT form over the chain basis of `level` rows. Produces (out0, out1) over the same basis
-// with out0 + out1 * s = c * s' + p * (small) (plus the addends), where the key switches s' -> s.
+// with out0 + out1 * s = c * s' + p * (small) (then the epilogue), where the key switches s' -> s.
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
-                RnsPoly& out0, RnsPoly& out1, Addends plus = {});
+                RnsPoly& out0, RnsPoly& out1, Epilogue finish = {});
 
 // The digit decomposition of c (NTT form over `level` chain rows), each digit lifted to the
 // extended basis in NTT form: the expensive half of key switching, shared by hoisted rotations.
@@ -30,13 +35,15 @@ struct Decomposition {
 };
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
 
-// Inner product of a decomposition with a key, then mod-down (plus the addends).
+// Inner product of a decomposition with a key, then mod-down (and the epilogue).
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
-                      RnsPoly& out1, Addends plus = {});
+                      RnsPoly& out1, Epilogue finish = {});
 
-// (acc - p * [acc * p^-1]_P) / P (+ plus, when not null) in place: acc over the extended basis
-// (level chain rows in NTT form, then the special rows in NTT form) becomes the result over the
-// chain basis in NTT form.
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, const RnsPoly* plus = nullptr);
+// (acc - p * [acc * p^-1]_P) / P (+ plus, when not null), with every row permuted by perm when
+// it is not null, into out: acc over the extended basis (level chain rows in NTT form, then the
+// special rows in NTT form) becomes the result over the chain basis in NTT form. acc is used up:
+// without a permutation it becomes out, with one its rows serve as scratch.
+void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out, const RnsPoly* plus = nullptr,
+              const std::vector<uint32_t>* perm = nullptr);
 
 }  // namespace helib

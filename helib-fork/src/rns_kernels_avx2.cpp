@@ -1,5 +1,7 @@
 // AVX2 + FMA versions of the row kernels (arithmetic and bounds in avx2_modq.h). Each step
 // handles 16 words as four interleaved vectors; rows are multiples of 16 words (N >= 1024).
+#include <algorithm>
+
 #include "avx2_modq.h"
 
 #include "rns_kernels.h"
@@ -143,24 +145,57 @@ HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* 
     }
 }
 
-// Each term is at most q/2 + 2^48 < 2^49.2 (|in| <= 2^50); four of them on top of a reduced sum
-// (<= q/2) stay below 2^52.
+namespace {
+
+// Each term's quotient comes from y * (w/q) with w/q = w * fl(1/q) (relative error <= 2^-52), not
+// from the rounded product: it is off from y w / q by at most 2^50 * 2^-52 = 1/4, so the term is
+// at most 3q/4, and it no longer waits for the product (a shorter chain). hi - quot q is exact:
+// below q + 2^47 < 2^53 for |y w| < 2^100. Four terms on top of a sum below q stay below
+// 4q <= 2^52. The constants are converted once per call, out of the loop (an unsigned conversion
+// is a sequence of instructions), so a call takes at most kDotChunk terms; with `accumulate` it
+// adds to out (residues in [0, q)) instead of overwriting it.
+constexpr size_t kDotChunk = 32;
+
+HELIB_AVX2 void dot_signed_chunk(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q,
+                                 bool accumulate) {
+    constexpr int V = 2;  // vectors per step: every value stays in a register
+    const Consts c = make_consts(static_cast<double>(q));
+    alignas(32) double wd[kDotChunk], wq[kDotChunk];
+    for (size_t a = 0; a < terms; ++a) {
+        wd[a] = static_cast<double>(w[a]);
+        wq[a] = wd[a] * (1.0 / static_cast<double>(q));
+    }
+    for (size_t k = 0; k < n; k += 4 * V) {
+        __m256d acc[V];
+        for (int v = 0; v < V; ++v) acc[v] = accumulate ? load_u64(out + k + 4 * v, c) : c.zero;
+        for (size_t a = 0; a < terms; ++a) {
+            const __m256d wv = _mm256_broadcast_sd(wd + a), wqv = _mm256_broadcast_sd(wq + a);
+            __m256d y[V], hi[V], lo[V], quot[V];
+            for (int v = 0; v < V; ++v) y[v] = _mm256_loadu_pd(in[a] + k + 4 * v);
+            for (int v = 0; v < V; ++v) hi[v] = _mm256_mul_pd(y[v], wv);
+            for (int v = 0; v < V; ++v) quot[v] = _mm256_fmadd_pd(y[v], wqv, c.magic);
+            for (int v = 0; v < V; ++v) lo[v] = _mm256_fmsub_pd(y[v], wv, hi[v]);
+            for (int v = 0; v < V; ++v) quot[v] = _mm256_sub_pd(quot[v], c.magic);
+            for (int v = 0; v < V; ++v) hi[v] = _mm256_fnmadd_pd(quot[v], c.q, hi[v]);
+            for (int v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], lo[v]);
+            for (int v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], hi[v]);
+            if (a % 4 == 3) reduce<V>(acc, c);
+        }
+        reduce<V>(acc, c);
+        for (int v = 0; v < V; ++v) store_u64(out + k + 4 * v, acc[v], c);
+    }
+}
+
+}  // namespace
+
 HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
                                     u64 q) {
-    const Consts c = make_consts(static_cast<double>(q));
-    for (size_t k = 0; k < n; k += 4 * kV) {
-        __m256d acc[kV];
-        for (int v = 0; v < kV; ++v) acc[v] = c.zero;
-        for (size_t a = 0; a < terms; ++a) {
-            __m256d y[kV], r[kV];
-            for (int v = 0; v < kV; ++v) y[v] = _mm256_loadu_pd(in[a] + k + 4 * v);
-            mulmod_by<kV>(r, y, _mm256_set1_pd(static_cast<double>(w[a])), c);
-            for (int v = 0; v < kV; ++v) acc[v] = _mm256_add_pd(acc[v], r[v]);
-            if (a % 4 == 3) reduce<kV>(acc, c);
-        }
-        reduce<kV>(acc, c);
-        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, acc[v], c);
-    }
+    size_t a = 0;
+    do {
+        const size_t count = std::min(kDotChunk, terms - a);
+        dot_signed_chunk(out, in + a, w + a, count, n, q, a > 0);
+        a += count;
+    } while (a < terms);
 }
 
 // |in| < 2^31, so each product is at most q/2 + 2^29 before the reduction.

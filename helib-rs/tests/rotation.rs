@@ -255,6 +255,52 @@ fn hoisted_rotations_work_after_multiplication_and_at_lower_levels() {
     assert_slots(&low, &plain_swap(&plain_rotate(&a, 5)), "low level");
 }
 
+/// One digit of more than 32 primes: the basis conversions of key switching then sum more terms
+/// than the vector kernel takes in one pass (it splits them), for the digit's lift and for the
+/// mod-down (as many special primes). Relinearization, a rotation and a hoisted batch stay exact.
+#[test]
+fn a_digit_of_more_than_32_primes_switches_keys_exactly() {
+    let ctx = helib_rs::Context::builder()
+        .ring_degree(N)
+        .plaintext_field::<F>()
+        .ciphertext_bits(1800)
+        .ks_digits(1)
+        .allow_insecure(true)
+        .build()
+        .expect("one-digit context");
+    assert_eq!(ctx.ks_digits(), 1);
+    assert!(ctx.num_ctxt_primes() > 32, "{ctx:?}");
+    assert!(ctx.num_special_primes() > 32, "{ctx:?}");
+    let sk = SecKey::generate(&ctx).expect("secret key");
+    let pk = helib_rs::PubKey::generate(&sk).expect("public key");
+    let enc = BatchEncoder::<F>::for_context(&ctx).expect("encoder");
+    let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps([1, -2])).expect("Galois keys");
+    let (a, b) = (random_slots(40), random_slots(41));
+    let encrypt = |v: &[F]| {
+        pk.encrypt_poly(&enc.encode(v).expect("encode"))
+            .expect("encrypt")
+    };
+    let decrypt = |ct: &Ctxt| enc.decode(&sk.decrypt_poly::<F>(ct).expect("decrypt"));
+
+    let product = (&encrypt(&a) * &encrypt(&b)).expect("mul");
+    let plain: Vec<F> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
+    assert_eq!(decrypt(&product), plain, "relinearized product");
+    let rotated = product.rotated_rows(1, &gk).expect("rotate");
+    assert_eq!(decrypt(&rotated), plain_rotate(&plain, 1), "rotation by 1");
+    let hoisted = product.rotate_rows_many(&[1, -2], &gk).expect("hoisted");
+    assert_eq!(
+        decrypt(&hoisted[0]),
+        plain_rotate(&plain, 1),
+        "hoisted by 1"
+    );
+    assert_eq!(
+        decrypt(&hoisted[1]),
+        plain_rotate(&plain, -2),
+        "hoisted by -2"
+    );
+    assert_noise_within_bound(&sk, &hoisted[1], "hoisted by -2");
+}
+
 #[test]
 fn a_chain_of_40_rotations_stays_exact() {
     let v = random_slots(8);
