@@ -8,7 +8,7 @@ use crate::error::{check, Result};
 /// blocks to the operating system. Opt-in and process-wide.
 ///
 /// Why: key switching, rotations and the encrypted FFT allocate tens of MiB per operation
-/// (a Galois key at N = 65536 is 75 MiB). A page the process touches for the first time costs
+/// (a Galois key at N = 65536 is 72 MiB). A page the process touches for the first time costs
 /// ~0.6 ms per MiB on the 2-core VMs this project is measured on, so without reuse a rotation
 /// at N = 65536 spends ~10% of its time, and a batch of hoisted rotations ~40%, in page
 /// faults. The price: the process's resident memory stays at its peak instead of shrinking
