@@ -147,6 +147,7 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     const KeySwitchKey& key = keys.key(g);
     const std::vector<uint32_t>& perm = keys.permutation(g);
     // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h).
+    // Into k0, k1 first: mod-down reads c0_ as the addend while it writes the results.
     RnsPoly k0, k1;
     key_switch(ctx, key, c1_, level_, k0, k1, {&c0_, nullptr, &perm});
     c0_ = std::move(k0);
