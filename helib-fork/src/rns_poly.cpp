@@ -1,7 +1,5 @@
 #include "rns_poly.h"
 
-#include <gmp.h>
-
 #include <algorithm>
 
 #include "errors.h"
@@ -74,10 +72,18 @@ constexpr double kChunkScale = static_cast<double>(u64{1} << kChunkBits);
 // while every prime's row is written.
 constexpr size_t kBlock = 1024;
 
+// Whether the little-endian w-limb a is below b.
+inline bool less_than(const u64* a, const u64* b, size_t w) {
+    for (size_t i = w; i-- > 0;)
+        if (a[i] != b[i]) return a[i] < b[i];
+    return false;
+}
+
 // Cuts the little-endian magnitude `mag` (w limbs) into balanced base-2^51 digits, negated when
 // `negative`, at out[j * stride]. A digit above 2^50 becomes digit - 2^51 and carries one into
 // the next; num_chunks * 51 >= bits(mag) + 1 leaves room for the last carry.
-void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks, double* out, size_t stride) {
+inline void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks, double* out,
+                            size_t stride) {
     constexpr u64 kHalf = u64{1} << (kChunkBits - 1);
     u64 carry = 0;
     for (size_t j = 0; j < num_chunks; ++j) {
@@ -91,18 +97,53 @@ void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks,
     }
 }
 
+// Centres and cuts coefficients b0 .. b0 + block (zeros from `num` on) into `chunks` (row j of
+// the block at j * block), and records their centred values. `W` and `C` fix the limb and chunk
+// counts when nonzero, so that the common case (a 4-limb p, 5 chunks) unrolls into straight
+// code; `mag` holds w limbs of scratch.
+template <size_t W, size_t C>
+void cut_block(const u64* coeffs, size_t b0, size_t block, size_t num, size_t w_rt, size_t chunks_rt,
+               const u64* p, const u64* half, u64* mag, double* chunks, std::vector<double>* centered) {
+    const size_t w = W ? W : w_rt, num_chunks = C ? C : chunks_rt;
+    for (size_t i = 0; i < block; ++i) {
+        const size_t k = b0 + i;
+        if (k >= num) {
+            for (size_t j = 0; j < num_chunks; ++j) chunks[j * block + i] = 0.0;
+            continue;
+        }
+        const u64* c = coeffs + k * w;
+        if (!less_than(c, p, w))
+            throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
+        const bool negative = less_than(half, c, w);
+        if (negative) {
+            unsigned char borrow = 0;
+            for (size_t l = 0; l < w; ++l) {
+                const u64 d = p[l] - c[l];
+                const unsigned char b = (p[l] < c[l]) | (d < borrow);
+                mag[l] = d - borrow;
+                borrow = b;
+            }
+        } else {
+            std::copy(c, c + w, mag);
+        }
+        cut_into_chunks(mag, w, negative, num_chunks, chunks + i, block);
+        if (centered) {
+            double v = 0;
+            for (size_t j = num_chunks; j-- > 0;) v = v * kChunkScale + chunks[j * block + i];
+            (*centered)[k] = v;
+        }
+    }
+}
+
 }  // namespace
 
 RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
                        std::vector<double>* centered) {
     const size_t w = ctx.p_limbs();
     if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
-    const mp_size_t wn = static_cast<mp_size_t>(w);
-    const mp_limb_t* pl = reinterpret_cast<const mp_limb_t*>(ctx.p_limb_vec().data());
+    const u64* p = ctx.p_limb_vec().data();
     std::vector<u64> half(w), mag(w);
     zz_to_limbs(ctx.half_p(), half.data(), w);
-    const mp_limb_t* hl = reinterpret_cast<const mp_limb_t*>(half.data());
-    mp_limb_t* ml = reinterpret_cast<mp_limb_t*>(mag.data());
 
     // Centered magnitudes are at most p/2, below 2^(bits(p) - 1); one more bit for the carry.
     const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kChunkBits - 1) / kChunkBits;
@@ -120,29 +161,13 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
     std::vector<double> chunks(num_chunks * block);
     std::vector<const double*> chunk_rows(num_chunks);
     for (size_t j = 0; j < num_chunks; ++j) chunk_rows[j] = chunks.data() + j * block;
+    const bool bn254_shape = w == 4 && num_chunks == 5;
     RnsPoly out = RnsPoly::uninit(basis.size(), n);
     for (size_t b0 = 0; b0 < n; b0 += block) {
-        for (size_t i = 0; i < block; ++i) {
-            const size_t k = b0 + i;
-            if (k >= num) {
-                for (size_t j = 0; j < num_chunks; ++j) chunks[j * block + i] = 0.0;
-                continue;
-            }
-            const mp_limb_t* c = reinterpret_cast<const mp_limb_t*>(coeffs + k * w);
-            if (mpn_cmp(c, pl, wn) >= 0)
-                throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
-            const bool negative = mpn_cmp(c, hl, wn) > 0;
-            if (negative)
-                mpn_sub_n(ml, pl, c, wn);
-            else
-                std::copy(c, c + w, ml);
-            cut_into_chunks(mag.data(), w, negative, num_chunks, chunks.data() + i, block);
-            if (centered) {
-                double v = 0;
-                for (size_t j = num_chunks; j-- > 0;) v = v * kChunkScale + chunks[j * block + i];
-                (*centered)[k] = v;
-            }
-        }
+        if (bn254_shape)
+            cut_block<4, 5>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
+        else
+            cut_block<0, 0>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
         for (size_t r = 0; r < basis.size(); ++r)
             row_dot_signed(out.row(r) + b0, chunk_rows.data(), radix.data() + r * num_chunks, num_chunks, block,
                            ctx.ntt(basis[r]).barrett(), ctx.simd());
