@@ -317,10 +317,7 @@ impl<F: PrimeField> BatchEncoder<F> {
                     // Montgomery form in and out (the plain last stage would divide R out).
                     let mut a = self.scatter(fr.limbs());
                     ntt.inverse_from_bitrev(&mut a);
-                    return Ok(fr.collect(a.into_iter().map(|mut x| {
-                        ntt.canonical(&mut x);
-                        x
-                    })));
+                    return Ok(fr.collect(a.into_iter()));
                 }
                 let a = self.encode_fast(ntt, values);
                 Ok(a.iter().map(|x| field_from_limbs(ntt, x)).collect())
@@ -376,16 +373,10 @@ impl<F: PrimeField> BatchEncoder<F> {
         if let Some(fr) = montgomery::as_bn254(values) {
             let mut a = self.scatter(fr.limbs());
             ntt.inverse_from_bitrev_montgomery(&mut a);
-            for x in a.iter_mut() {
-                ntt.canonical(x);
-            }
             return a;
         }
         let mut a = self.scatter(values.iter().map(limbs_from_field));
         ntt.inverse_from_bitrev(&mut a);
-        for x in a.iter_mut() {
-            ntt.canonical(x);
-        }
         a
     }
 
