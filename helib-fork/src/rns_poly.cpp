@@ -161,10 +161,10 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
     std::vector<double> chunks(num_chunks * block);
     std::vector<const double*> chunk_rows(num_chunks);
     for (size_t j = 0; j < num_chunks; ++j) chunk_rows[j] = chunks.data() + j * block;
-    const bool bn254_shape = w == 4 && num_chunks == 5;
+    const bool four_limbs_five_chunks = w == 4 && num_chunks == 5;  // BN254, BLS12-381
     RnsPoly out = RnsPoly::uninit(basis.size(), n);
     for (size_t b0 = 0; b0 < n; b0 += block) {
-        if (bn254_shape)
+        if (four_limbs_five_chunks)
             cut_block<4, 5>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
         else
             cut_block<0, 0>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
