@@ -7,7 +7,10 @@
 //!     BENCH_RINGS=65536 cargo bench --bench primitives     # one ring degree only
 //!     BENCH_KS_DIGITS=4 cargo bench --bench primitives     # another key-switching digit count
 //!
-//! Each operation runs on a fresh copy of its input ciphertext, outside the timed region.
+//! One criterion group per operation, named after it, holding one benchmark per ring size
+//! (`bn254_n{N}_q{bits}`), with throughput in slots: criterion reports both sizes side by side,
+//! also as elements per second. Each operation runs on a fresh copy of its input ciphertext,
+//! outside the timed region.
 //! `encode`/`decode` are the slot transform over F_p, `encode_and_convert` adds the conversion
 //! to the engine's NTT form (an `EncodedPtxt`), `mul_ptxt_encoded` multiplies by one.
 //! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
@@ -22,8 +25,10 @@ use std::time::Duration;
 use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use helib_rs::{BatchEncoder, Context, EncodedPtxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use criterion::{
+    criterion_group, criterion_main, BatchSize, Bencher, BenchmarkId, Criterion, Throughput,
+};
+use helib_rs::{BatchEncoder, Context, Ctxt, EncodedPtxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// (ring degree, ciphertext-modulus bits) pairs to measure.
 const CONFIGS: [(u64, u32); 2] = [(32768, 550), (65536, 850)];
@@ -58,135 +63,156 @@ fn selected(ring_degree: u64) -> bool {
     }
 }
 
-fn primitives(c: &mut Criterion) {
-    // Freed buffers are reused instead of page-faulted in again (see `retain_freed_memory`).
-    helib_rs::retain_freed_memory().expect("glibc allocator");
-    for (ring_degree, bits) in CONFIGS {
-        if selected(ring_degree) {
-            primitives_at(c, ring_degree, bits);
+/// Everything the benchmarks of one ring size read: keys, inputs and their encodings.
+struct Fixture {
+    ring_degree: u64,
+    bits: u32,
+    ctx: Context,
+    a: Vec<Fr>,
+    b: Vec<Fr>,
+    k: Fr,
+    sk: SecKey,
+    pk: PubKey,
+    ca: Ctxt,
+    cb: Ctxt,
+    encoder: BatchEncoder<Fr>,
+    coeffs: Vec<Fr>,
+    pt: EncodedPtxt,
+    steps: Vec<i64>,
+    gk: GaloisKeys,
+}
+
+impl Fixture {
+    fn new(ring_degree: u64, bits: u32) -> Fixture {
+        let ctx = secure_context(ring_degree, bits);
+        let n = ctx.ring_degree();
+        let mut rng = StdRng::seed_from_u64(1);
+        let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let k = Fr::rand(&mut rng);
+        let sk = SecKey::generate(&ctx).expect("secret key");
+        let pk = PubKey::generate(&sk).expect("public key");
+        let ca = pk.encrypt_poly(&a).expect("encrypt");
+        let cb = pk.encrypt_poly(&b).expect("encrypt");
+        let encoder = BatchEncoder::<Fr>::for_context(&ctx).expect("encoder");
+        let coeffs = encoder.encode(&a).expect("encode");
+        let pt = EncodedPtxt::from_slots(&ctx, &encoder, &b, None).expect("encoded plaintext");
+        let steps: Vec<i64> = (1..=16).collect();
+        let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps.iter().copied()))
+            .expect("Galois keys");
+        Fixture {
+            ring_degree,
+            bits,
+            ctx,
+            a,
+            b,
+            k,
+            sk,
+            pk,
+            ca,
+            cb,
+            encoder,
+            coeffs,
+            pt,
+            steps,
+            gk,
         }
+    }
+
+    /// Times `op` on a fresh copy of the first ciphertext.
+    fn on_copy<T>(&self, bench: &mut Bencher, op: impl Fn(&mut Ctxt) -> helib_rs::Result<T>) {
+        bench.iter_batched(
+            || self.ca.clone(),
+            |mut x| op(&mut x).map(|_| x),
+            BatchSize::LargeInput,
+        )
     }
 }
 
-fn primitives_at(c: &mut Criterion, ring_degree: u64, bits: u32) {
-    let ctx = secure_context(ring_degree, bits);
-    let n = ctx.ring_degree();
-    let mut rng = StdRng::seed_from_u64(1);
-    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let k = Fr::rand(&mut rng);
-
-    let mut group = c.benchmark_group(format!("bn254_n{n}_q{bits}"));
-    // Throughput in slots, so criterion also reports elements per second.
-    group.throughput(Throughput::Elements(n as u64));
+/// One group `name` with `run` timed on every fixture, throughput in slots.
+fn group(
+    c: &mut Criterion,
+    fixtures: &[Fixture],
+    name: &str,
+    run: impl Fn(&mut Bencher, &Fixture),
+) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
-
-    group.bench_function("context_build", |bench| {
-        bench.iter(|| builder(ring_degree, bits).build().map(black_box))
-    });
-
-    group.bench_function("keygen_secret", |bench| {
-        bench.iter(|| SecKey::generate(&ctx).map(black_box))
-    });
-    let sk = SecKey::generate(&ctx).expect("secret key");
-    group.bench_function("keygen_public_and_relin", |bench| {
-        bench.iter(|| PubKey::generate(&sk).map(black_box))
-    });
-    let pk = PubKey::generate(&sk).expect("public key");
-    let ca = pk.encrypt_poly(&a).expect("encrypt");
-    let cb = pk.encrypt_poly(&b).expect("encrypt");
-
-    group.bench_function("encrypt_poly", |bench| {
-        bench.iter(|| pk.encrypt_poly(black_box(&a)))
-    });
-    group.bench_function("decrypt_poly", |bench| {
-        bench.iter(|| sk.decrypt_poly::<Fr>(black_box(&ca)))
-    });
-    group.bench_function("add", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.add_assign(&cb).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("mul_const", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.mul_const(k).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("mul_poly", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.mul_poly(&b).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("mul_ct_ct", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.mul_assign(&cb).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("square", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.square().map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("mod_switch_down", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.mod_switch_down().map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-
-    let encoder = BatchEncoder::<Fr>::for_context(&ctx).expect("encoder");
-    group.bench_function("encode", |bench| {
-        bench.iter(|| encoder.encode(black_box(&a)))
-    });
-    let coeffs = encoder.encode(&a).expect("encode");
-    group.bench_function("decode", |bench| {
-        bench.iter(|| encoder.decode(black_box(&coeffs)))
-    });
-    group.bench_function("encode_and_convert", |bench| {
-        bench.iter(|| EncodedPtxt::from_slots(&ctx, &encoder, black_box(&b), None))
-    });
-    let pt = EncodedPtxt::from_slots(&ctx, &encoder, &b, None).expect("encoded plaintext");
-    group.bench_function("mul_ptxt_encoded", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.mul_ptxt(&pt).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-
-    group.bench_function("galois_keygen", |bench| {
-        let one = GaloisSteps::new().step(1);
-        bench.iter(|| GaloisKeys::generate(&sk, black_box(&one)).map(black_box))
-    });
-    let steps: Vec<i64> = (1..=16).collect();
-    let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps.iter().copied()))
-        .expect("Galois keys");
-    group.bench_function("rotate", |bench| {
-        bench.iter_batched(
-            || ca.clone(),
-            |mut x| x.rotate_rows(1, &gk).map(|_| x),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("rotate_hoisted_1", |bench| {
-        bench.iter(|| ca.rotate_rows_many(black_box(&steps[..1]), &gk))
-    });
-    group.bench_function("rotate_hoisted_16", |bench| {
-        bench.iter(|| ca.rotate_rows_many(black_box(&steps), &gk))
-    });
+    for f in fixtures {
+        group.throughput(Throughput::Elements(f.ring_degree));
+        let id = BenchmarkId::from_parameter(format!("bn254_n{}_q{}", f.ring_degree, f.bits));
+        group.bench_with_input(id, f, |bench, f| run(bench, f));
+    }
     group.finish();
+}
+
+fn primitives(c: &mut Criterion) {
+    // Freed buffers are reused instead of page-faulted in again (see `retain_freed_memory`).
+    helib_rs::retain_freed_memory().expect("glibc allocator");
+    let fixtures: Vec<Fixture> = CONFIGS
+        .into_iter()
+        .filter(|&(ring_degree, _)| selected(ring_degree))
+        .map(|(ring_degree, bits)| Fixture::new(ring_degree, bits))
+        .collect();
+    let fx = fixtures.as_slice();
+
+    group(c, fx, "context_build", |bench, f| {
+        bench.iter(|| builder(f.ring_degree, f.bits).build().map(black_box))
+    });
+    group(c, fx, "keygen_secret", |bench, f| {
+        bench.iter(|| SecKey::generate(&f.ctx).map(black_box))
+    });
+    group(c, fx, "keygen_public_and_relin", |bench, f| {
+        bench.iter(|| PubKey::generate(&f.sk).map(black_box))
+    });
+    group(c, fx, "encrypt_poly", |bench, f| {
+        bench.iter(|| f.pk.encrypt_poly(black_box(&f.a)))
+    });
+    group(c, fx, "decrypt_poly", |bench, f| {
+        bench.iter(|| f.sk.decrypt_poly::<Fr>(black_box(&f.ca)))
+    });
+    group(c, fx, "add", |bench, f| {
+        f.on_copy(bench, |x| x.add_assign(&f.cb))
+    });
+    group(c, fx, "mul_const", |bench, f| {
+        f.on_copy(bench, |x| x.mul_const(f.k))
+    });
+    group(c, fx, "mul_poly", |bench, f| {
+        f.on_copy(bench, |x| x.mul_poly(&f.b))
+    });
+    group(c, fx, "mul_ct_ct", |bench, f| {
+        f.on_copy(bench, |x| x.mul_assign(&f.cb))
+    });
+    group(c, fx, "square", |bench, f| f.on_copy(bench, |x| x.square()));
+    group(c, fx, "mod_switch_down", |bench, f| {
+        f.on_copy(bench, |x| x.mod_switch_down())
+    });
+    group(c, fx, "encode", |bench, f| {
+        bench.iter(|| f.encoder.encode(black_box(&f.a)))
+    });
+    group(c, fx, "decode", |bench, f| {
+        bench.iter(|| f.encoder.decode(black_box(&f.coeffs)))
+    });
+    group(c, fx, "encode_and_convert", |bench, f| {
+        bench.iter(|| EncodedPtxt::from_slots(&f.ctx, &f.encoder, black_box(&f.b), None))
+    });
+    group(c, fx, "mul_ptxt_encoded", |bench, f| {
+        f.on_copy(bench, |x| x.mul_ptxt(&f.pt))
+    });
+    group(c, fx, "galois_keygen", |bench, f| {
+        let one = GaloisSteps::new().step(1);
+        bench.iter(|| GaloisKeys::generate(&f.sk, black_box(&one)).map(black_box))
+    });
+    group(c, fx, "rotate", |bench, f| {
+        f.on_copy(bench, |x| x.rotate_rows(1, &f.gk))
+    });
+    group(c, fx, "rotate_hoisted_1", |bench, f| {
+        bench.iter(|| f.ca.rotate_rows_many(black_box(&f.steps[..1]), &f.gk))
+    });
+    group(c, fx, "rotate_hoisted_16", |bench, f| {
+        bench.iter(|| f.ca.rotate_rows_many(black_box(&f.steps), &f.gk))
+    });
 }
 
 criterion_group!(benches, primitives);
