@@ -11,6 +11,8 @@
 //! (`bn254_n{N}_q{bits}`), with throughput in slots: criterion reports both sizes side by side,
 //! also as elements per second. Each operation runs on a fresh copy of its input ciphertext,
 //! outside the timed region.
+//! `encrypt_poly`/`decrypt_poly` take and give coefficients, `encrypt_slots`/`decrypt_slots`
+//! slot values (the encoder's transform included).
 //! `encode`/`decode` are the slot transform over F_p, `encode_and_convert` adds the conversion
 //! to the engine's NTT form (an `EncodedPtxt`), `mul_ptxt_encoded` multiplies by one.
 //! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
@@ -171,6 +173,12 @@ fn primitives(c: &mut Criterion) {
     });
     group(c, fx, "decrypt_poly", |bench, f| {
         bench.iter(|| f.sk.decrypt_poly::<Fr>(black_box(&f.ca)))
+    });
+    group(c, fx, "encrypt_slots", |bench, f| {
+        bench.iter(|| f.pk.encrypt_slots(&f.encoder, black_box(&f.a)))
+    });
+    group(c, fx, "decrypt_slots", |bench, f| {
+        bench.iter(|| f.sk.decrypt_slots(&f.encoder, black_box(&f.ca)))
     });
     group(c, fx, "add", |bench, f| {
         f.on_copy(bench, |x| x.add_assign(&f.cb))
