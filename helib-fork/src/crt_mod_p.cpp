@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "limbs.h"
 
 namespace helib {
 namespace {
@@ -58,25 +59,6 @@ inline void dot_limbs(u64* acc, const u64* y, const u64* x, size_t terms) {
     acc[W + 1] = static_cast<u64>(carry >> 64);
 }
 
-// Whether t (w + 1 limbs) >= p (w limbs).
-inline bool at_least_p(const u64* t, const u64* p, size_t w) {
-    if (t[w] != 0) return true;
-    for (size_t j = w; j-- > 0;)
-        if (t[j] != p[j]) return t[j] > p[j];
-    return true;
-}
-
-// t -= p over w + 1 limbs (t >= p).
-inline void subtract_p(u64* t, const u64* p, size_t w) {
-    u64 borrow = 0;
-    for (size_t j = 0; j < w; ++j) {
-        const u64 pj = p[j] + borrow;
-        borrow = (pj < borrow) | (t[j] < pj);
-        t[j] -= pj;
-    }
-    t[w] -= borrow;
-}
-
 }  // namespace
 
 // The per-coefficient part of reconstruct_mod_p, for p of W limbs (W = 0: any, given as w).
@@ -128,7 +110,8 @@ void reconstruct_coeffs(const Context& ctx, const RnsPoly& v, size_t l, size_t w
         // acc / R, below p (1 + (l + 1) max(q_i) / R): once p for BN254-sized p, a few times
         // for a one-limb p.
         u64* t = acc.data() + w;
-        while (at_least_p(t, pl, w)) subtract_p(t, pl, w);
+        // t has w + 1 limbs, p has w.
+        while (t[w] != 0 || !limbs_less(t, pl, w)) t[w] -= limbs_sub(t, t, pl, w);
         std::copy(t, t + w, out + k * w);
     }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "errors.h"
+#include "limbs.h"
 #include "rns_kernels.h"
 
 namespace helib {
@@ -72,13 +73,6 @@ constexpr double kChunkScale = static_cast<double>(u64{1} << kChunkBits);
 // while every prime's row is written.
 constexpr size_t kBlock = 1024;
 
-// Whether the little-endian w-limb a is below b.
-inline bool less_than(const u64* a, const u64* b, size_t w) {
-    for (size_t i = w; i-- > 0;)
-        if (a[i] != b[i]) return a[i] < b[i];
-    return false;
-}
-
 // Cuts the little-endian magnitude `mag` (w limbs) into balanced base-2^51 digits, negated when
 // `negative`, at out[j * stride]. A digit above 2^50 becomes digit - 2^51 and carries one into
 // the next; num_chunks * 51 >= bits(mag) + 1 leaves room for the last carry.
@@ -112,20 +106,13 @@ void cut_block(const u64* coeffs, size_t b0, size_t block, size_t num, size_t w_
             continue;
         }
         const u64* c = coeffs + k * w;
-        if (!less_than(c, p, w))
+        if (!limbs_less(c, p, w))
             throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");
-        const bool negative = less_than(half, c, w);
-        if (negative) {
-            unsigned char borrow = 0;
-            for (size_t l = 0; l < w; ++l) {
-                const u64 d = p[l] - c[l];
-                const unsigned char b = (p[l] < c[l]) | (d < borrow);
-                mag[l] = d - borrow;
-                borrow = b;
-            }
-        } else {
+        const bool negative = limbs_less(half, c, w);
+        if (negative)
+            limbs_sub(mag, p, c, w);
+        else
             std::copy(c, c + w, mag);
-        }
         cut_into_chunks(mag, w, negative, num_chunks, chunks + i, block);
         if (centered) {
             double v = 0;
