@@ -66,7 +66,8 @@ const char *helib_last_error(void);
 helib_status helib_retain_freed_memory(void);
 
 /* Known-answer self-test of the random generator: the ChaCha20 block of RFC 8439 (2.3.2), and,
- * where the CPU has AVX2, the vector keystream and rejection sampler against the scalar ones.
+ * where the CPU has AVX2, the vector keystream and rejection sampler against the scalar ones and
+ * the vector basis-conversion kernel against the scalar one at its bounds.
  * HELIB_ERR_INTERNAL on a mismatch. */
 helib_status helib_self_test(void);
 

@@ -15,6 +15,7 @@
 #include "galois.h"
 #include "helib_c.h"
 #include "keys.h"
+#include "rns_kernels.h"
 
 struct helib_context {
     std::shared_ptr<const helib::Context> ctx;
@@ -121,7 +122,10 @@ extern "C" {
 const char* helib_last_error(void) { return t_last_error.c_str(); }
 
 helib_status helib_self_test(void) {
-    return guard([&] { helib::random_self_test(); });
+    return guard([&] {
+        helib::random_self_test();
+        helib::kernels_self_test();
+    });
 }
 
 helib_status helib_retain_freed_memory(void) {

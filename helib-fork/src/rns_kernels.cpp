@@ -1,5 +1,11 @@
 #include "rns_kernels.h"
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ntt.h"
+
 namespace helib {
 namespace {
 // The AVX2 kernels take 16 words per step.
@@ -92,6 +98,38 @@ void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Ba
     for (size_t k = 0; k < n; ++k) {
         const u64 v = mul_shoup(a[k], w, wp, q);
         out[k] = v > half ? -static_cast<double>(q - v) : static_cast<double>(v);
+    }
+}
+
+void kernels_self_test() {
+    if (!cpu_has_avx2_fma()) return;
+    const u64 q = (u64(1) << 50) - 27;  // the largest prime below 2^50
+    const Barrett br(q);
+    // 2^50 = 27 mod q, so with w_a = (2q/5) / 27 - a every product 2^50 w_a is about 2q/5 mod q,
+    // a residue whose signed form the kernel does not flip: 32 such terms sum to about 12.8q >
+    // 2^53, which one pass without reductions would no longer hold exactly.
+    const u64 two_fifths_over_27 = mul_mod(2 * (q / 5), inv_mod(27, q), q);
+    constexpr size_t n = 16;
+    const double edge = static_cast<double>(u64(1) << 50);
+    for (size_t terms : {1, 3, 4, 9, 33, 40}) {
+        // Words 0-7: +-2^50 in every term (the sign by parity); words 8-15: near it, other residues.
+        std::vector<std::vector<double>> rows(terms, std::vector<double>(n));
+        std::vector<const double*> in(terms);
+        std::vector<u64> w(terms);
+        for (size_t a = 0; a < terms; ++a) {
+            for (size_t k = 0; k < n; ++k) {
+                const double magnitude = k < 8 ? edge : edge - static_cast<double>(a * n + k);
+                rows[a][k] = k % 2 == 0 ? magnitude : -magnitude;
+            }
+            in[a] = rows[a].data();
+            w[a] = two_fifths_over_27 - a;
+        }
+        std::vector<u64> vec(n), scalar(n);
+        row_dot_signed(vec.data(), in.data(), w.data(), terms, n, br, true);
+        row_dot_signed(scalar.data(), in.data(), w.data(), terms, n, br, false);
+        if (vec != scalar)
+            throw std::runtime_error("kernel self-test: the AVX2 basis conversion differs from the scalar one (" +
+                                     std::to_string(terms) + " terms)");
     }
 }
 

@@ -44,6 +44,12 @@ void row_from_small(u64* out, const int32_t* in, u64 w, size_t n, const Barrett&
 // out = [a * w mod q] centered in [-q/2, q/2], as doubles: the input form of row_dot_signed.
 void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Barrett& br, bool simd);
 
+// Where the CPU has AVX2 + FMA, checks the vector basis-conversion kernel (row_dot_signed)
+// against the scalar one at the edge of its contract: inputs of magnitude 2^50, of one sign
+// across the terms, products near q/2 under the largest prime below 2^50, and term counts from
+// one up to more than the vector kernel takes per pass. Throws std::runtime_error on a mismatch.
+void kernels_self_test();
+
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);

@@ -148,14 +148,62 @@ HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* 
 namespace {
 
 // Each term's quotient comes from y * (w/q) with w/q = w * fl(1/q) (relative error <= 2^-52), not
-// from the rounded product: it is off from y w / q by at most 2^50 * 2^-52 = 1/4, so the term is
-// at most 3q/4, and it no longer waits for the product (a shorter chain). hi - quot q is exact:
-// below q + 2^47 < 2^53 for |y w| < 2^100. Four terms on top of a sum below q stay below
-// 4q <= 2^52. The constants are converted once per call, out of the loop (an unsigned conversion
-// is a sequence of instructions), so a call takes at most kDotChunk terms; with `accumulate` it
-// adds to out (residues in [0, q)) instead of overwriting it.
+// from the rounded product: it is off from y w / q by at most 2^50 * 2^-52 = 1/4, so the term's
+// high part hi - quot q is at most 3q/4 (exact: below q + 2^47 < 2^53 for |y w| < 2^100) and its
+// low part lo at most 2^46. The two parts go to separate sums, which keeps each step's chain of
+// dependent additions short, and a call takes at most dot_terms_per_reduction(q) terms so the
+// sums need no reduction until the end. The constants are converted once per call, out of the
+// loop (an unsigned conversion is a sequence of instructions); with `accumulate` the call adds to
+// out (residues in [0, q)) instead of overwriting it.
 constexpr size_t kDotChunk = 32;
 
+// The most terms whose sums stay exact on top of a start below q: q + T (3q/4 + 2^46) < 2^52,
+// where reduce() is exact.
+size_t dot_terms_per_reduction(u64 q) {
+    const double per_term = 0.75 * static_cast<double>(q) + 70368744177664.0;  // 2^46
+    const double room = 4503599627370496.0 - static_cast<double>(q);            // 2^52 - q
+    const size_t t = static_cast<size_t>(room / per_term);
+    return std::max<size_t>(1, std::min(kDotChunk, t));
+}
+
+// The two sums (hi parts, lo parts) of `terms` products for the V vectors at word k, the first
+// starting from the residues at start + k when start is not null.
+template <int V>
+HELIB_AVX2 __attribute__((always_inline)) inline void dot_sums(__m256d* hi_sum, __m256d* lo_sum, const u64* start,
+                                                                const double* const* in, const double* wd,
+                                                                const double* wq, size_t terms, size_t k,
+                                                                const Consts& c) {
+    for (int v = 0; v < V; ++v) {
+        hi_sum[v] = start != nullptr ? load_u64(start + k + 4 * v, c) : c.zero;
+        lo_sum[v] = c.zero;
+    }
+    for (size_t a = 0; a < terms; ++a) {
+        const __m256d wv = _mm256_broadcast_sd(wd + a), wqv = _mm256_broadcast_sd(wq + a);
+        __m256d y[V], hi[V], lo[V], quot[V];
+        for (int v = 0; v < V; ++v) y[v] = _mm256_loadu_pd(in[a] + k + 4 * v);
+        for (int v = 0; v < V; ++v) hi[v] = _mm256_mul_pd(y[v], wv);
+        for (int v = 0; v < V; ++v) quot[v] = _mm256_fmadd_pd(y[v], wqv, c.magic);
+        for (int v = 0; v < V; ++v) lo[v] = _mm256_fmsub_pd(y[v], wv, hi[v]);
+        for (int v = 0; v < V; ++v) quot[v] = _mm256_sub_pd(quot[v], c.magic);
+        for (int v = 0; v < V; ++v) hi[v] = _mm256_fnmadd_pd(quot[v], c.q, hi[v]);
+        for (int v = 0; v < V; ++v) lo_sum[v] = _mm256_add_pd(lo_sum[v], lo[v]);
+        for (int v = 0; v < V; ++v) hi_sum[v] = _mm256_add_pd(hi_sum[v], hi[v]);
+    }
+}
+
+// The residues of hi_sum + lo_sum (below 2^52 in magnitude) into out.
+template <int V>
+HELIB_AVX2 __attribute__((always_inline)) inline void dot_finish(u64* out, __m256d* hi_sum, const __m256d* lo_sum,
+                                                                  const Consts& c) {
+    for (int v = 0; v < V; ++v) hi_sum[v] = _mm256_add_pd(hi_sum[v], lo_sum[v]);
+    reduce<V>(hi_sum, c);
+    for (int v = 0; v < V; ++v) store_u64(out + 4 * v, hi_sum[v], c);
+}
+
+// Software-pipelined over the row: the sums for step k + 1 are issued before step k is reduced
+// and stored, so the reduction's dependency chain overlaps independent work. Against reducing
+// every four terms and each step as soon as its sums are done: 16% faster on a 6 -> 18 row
+// conversion in isolation, 6% inside rotations (where the rows stream from L3).
 HELIB_AVX2 void dot_signed_chunk(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q,
                                  bool accumulate) {
     constexpr int V = 2;  // vectors per step: every value stays in a register
@@ -165,34 +213,30 @@ HELIB_AVX2 void dot_signed_chunk(u64* out, const double* const* in, const u64* w
         wd[a] = static_cast<double>(w[a]);
         wq[a] = wd[a] * (1.0 / static_cast<double>(q));
     }
-    for (size_t k = 0; k < n; k += 4 * V) {
-        __m256d acc[V];
-        for (int v = 0; v < V; ++v) acc[v] = accumulate ? load_u64(out + k + 4 * v, c) : c.zero;
-        for (size_t a = 0; a < terms; ++a) {
-            const __m256d wv = _mm256_broadcast_sd(wd + a), wqv = _mm256_broadcast_sd(wq + a);
-            __m256d y[V], hi[V], lo[V], quot[V];
-            for (int v = 0; v < V; ++v) y[v] = _mm256_loadu_pd(in[a] + k + 4 * v);
-            for (int v = 0; v < V; ++v) hi[v] = _mm256_mul_pd(y[v], wv);
-            for (int v = 0; v < V; ++v) quot[v] = _mm256_fmadd_pd(y[v], wqv, c.magic);
-            for (int v = 0; v < V; ++v) lo[v] = _mm256_fmsub_pd(y[v], wv, hi[v]);
-            for (int v = 0; v < V; ++v) quot[v] = _mm256_sub_pd(quot[v], c.magic);
-            for (int v = 0; v < V; ++v) hi[v] = _mm256_fnmadd_pd(quot[v], c.q, hi[v]);
-            for (int v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], lo[v]);
-            for (int v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], hi[v]);
-            if (a % 4 == 3) reduce<V>(acc, c);
+    const u64* start = accumulate ? out : nullptr;
+    __m256d hi_sum[V], lo_sum[V];
+    dot_sums<V>(hi_sum, lo_sum, start, in, wd, wq, terms, 0, c);
+    size_t k = 0;
+    for (; k + 4 * V < n; k += 4 * V) {
+        __m256d next_hi[V], next_lo[V];
+        dot_sums<V>(next_hi, next_lo, start, in, wd, wq, terms, k + 4 * V, c);
+        dot_finish<V>(out + k, hi_sum, lo_sum, c);
+        for (int v = 0; v < V; ++v) {
+            hi_sum[v] = next_hi[v];
+            lo_sum[v] = next_lo[v];
         }
-        reduce<V>(acc, c);
-        for (int v = 0; v < V; ++v) store_u64(out + k + 4 * v, acc[v], c);
     }
+    dot_finish<V>(out + k, hi_sum, lo_sum, c);
 }
 
 }  // namespace
 
 HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
                                     u64 q) {
+    const size_t per_call = dot_terms_per_reduction(q);
     size_t a = 0;
     do {
-        const size_t count = std::min(kDotChunk, terms - a);
+        const size_t count = std::min(per_call, terms - a);
         dot_signed_chunk(out, in + a, w + a, count, n, q, a > 0);
         a += count;
     } while (a < terms);

@@ -1,4 +1,4 @@
-//! Known-answer self-test of the engine's random generator.
+//! Known-answer self-test of the engine's random generator and vector kernels.
 
 use helib_bindings as sys;
 
@@ -7,13 +7,15 @@ use crate::error::{check, Result};
 /// Checks the engine's keystream generator against a known answer: the ChaCha20 block of
 /// RFC 8439 (section 2.3.2), and, on CPUs with AVX2, the eight-block vector kernel against the
 /// scalar one for both round counts the engine uses (20 for secrets and errors, 12 for the
-/// public "a" parts of keys), and the vector rejection sampler against the scalar one. Cheap
-/// (microseconds); a service may run it once at start-up.
+/// public "a" parts of keys), and the vector rejection sampler against the scalar one. Also,
+/// with AVX2 and FMA, the vector basis-conversion kernel (key switching and plaintext
+/// conversion) against the scalar one at the edge of its bounds. Cheap (microseconds); a
+/// service may run it once at start-up.
 ///
 /// Returns [`Error::Internal`](crate::Error::Internal) on a mismatch.
 ///
 /// ```
-/// helib_rs::self_test().expect("random generator");
+/// helib_rs::self_test().expect("engine self-test");
 /// ```
 pub fn self_test() -> Result<()> {
     // SAFETY: takes no arguments and touches no shared state.
