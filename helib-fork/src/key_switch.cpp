@@ -95,52 +95,74 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
     row_dot2(o0, o1, x.data(), kb.data(), ka.data(), terms, ctx.n(), ctx.ntt(pi).barrett(), ctx.simd());
 }
 
-}  // namespace
-
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out, const RnsPoly* plus,
-              const std::vector<uint32_t>* perm) {
+// z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered, from acc's special rows (NTT form, used up),
+// row k of z at [k * n]; then x = sum_k z_k (P/p_k) = acc p^-1 mod P.
+void special_residues(const Context& ctx, RnsPoly& special, Reals& z, std::vector<const double*>& z_rows) {
     const size_t n = ctx.n(), K = ctx.num_special();
-    // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered; x = sum_k z_k (P/p_k) = acc p^-1 mod P.
-    Reals z(K * n);
-    std::vector<const double*> z_rows(K);
+    z.resize(K * n);
+    z_rows.resize(K);
     for (size_t k = 0; k < K; ++k) {
         const size_t si = ctx.special_index(k);
-        u64* row = acc.row(level + k);
+        u64* row = special.row(k);
         ctx.ntt(si).inverse(row);
         z_rows[k] = z.data() + k * n;
         row_mul_const_centered(z.data() + k * n, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(),
                                ctx.simd());
     }
-    // The correction x mod q_i for a group of chain rows at a time, then row i becomes
-    // acc/P - p x/P. A permuted row is finished in x's buffer, still in cache for the gather.
-    if (perm != nullptr) out = RnsPoly::uninit(level, n);
+}
+
+// Row i of the result: acc/P - p x/P (+ plus), permuted when perm is not null (then x's buffer
+// holds the unpermuted row for the gather).
+void finish_row(const Context& ctx, size_t i, const u64* acc, u64* x, const RnsPoly* plus,
+                const std::vector<uint32_t>* perm, u64* out) {
+    u64* dst = perm != nullptr ? x : out;
+    row_mul_const_sub(dst, acc, ctx.p_inv_mod_q(i), x, ctx.t_p_inv_mod_q(i), plus != nullptr ? plus->row(i) : nullptr,
+                      ctx.n(), ctx.ntt(i).barrett(), ctx.simd());
+    if (perm != nullptr) permute_row(*perm, x, out);
+}
+
+}  // namespace
+
+void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, RnsPoly& out0, RnsPoly& out1,
+              Epilogue finish) {
+    const size_t n = ctx.n(), K = ctx.num_special();
+    // The special rows first: the corrections of every chain row start from them.
+    RnsPoly special0 = RnsPoly::uninit(K, n), special1 = RnsPoly::uninit(K, n);
+    for (size_t k = 0; k < K; ++k) rows(level + k, special0.row(k), special1.row(k));
+    Reals z0, z1;
+    std::vector<const double*> z0_rows, z1_rows;
+    special_residues(ctx, special0, z0, z0_rows);
+    special_residues(ctx, special1, z1, z1_rows);
+    out0 = RnsPoly::uninit(level, n);
+    out1 = RnsPoly::uninit(level, n);
+    // The corrections x mod q_i for a group of chain rows at a time; then each chain row of the
+    // accumulators is produced and finished while it is still in cache.
     const size_t group = std::min(level, kRowGroup);
-    std::vector<Words> x(group, Words(n));
+    std::vector<Words> x0(group, Words(n)), x1(group, Words(n));
+    Words acc0(n), acc1(n);
     std::vector<std::vector<u64>> w_rows(group, std::vector<u64>(K));
     for (size_t i0 = 0; i0 < level; i0 += group) {
         const size_t count = std::min(group, level - i0);
         std::vector<const u64*> w(count);
         std::vector<size_t> primes(count);
-        std::vector<u64*> outs(count);
+        std::vector<u64*> outs0(count), outs1(count);
         for (size_t g = 0; g < count; ++g) {
             for (size_t k = 0; k < K; ++k) w_rows[g][k] = ctx.p_over_pk_mod_q(k, i0 + g);
             w[g] = w_rows[g].data();
             primes[g] = i0 + g;
-            outs[g] = x[g].data();
+            outs0[g] = x0[g].data();
+            outs1[g] = x1[g].data();
         }
-        convert_rows(ctx, z_rows, w, primes, outs);
+        convert_rows(ctx, z0_rows, w, primes, outs0);
+        convert_rows(ctx, z1_rows, w, primes, outs1);
         for (size_t g = 0; g < count; ++g) {
             const size_t i = i0 + g;
-            ctx.ntt(i).forward(x[g].data());
-            u64* dst = perm != nullptr ? x[g].data() : acc.row(i);
-            row_mul_const_sub(dst, acc.row(i), ctx.p_inv_mod_q(i), x[g].data(), ctx.t_p_inv_mod_q(i),
-                              plus != nullptr ? plus->row(i) : nullptr, n, ctx.ntt(i).barrett(), ctx.simd());
-            if (perm != nullptr) permute_row(*perm, x[g].data(), out.row(i));
+            ctx.ntt(i).forward(x0[g].data());
+            ctx.ntt(i).forward(x1[g].data());
+            rows(i, acc0.data(), acc1.data());
+            finish_row(ctx, i, acc0.data(), x0[g].data(), finish.plus0, finish.perm, out0.row(i));
+            finish_row(ctx, i, acc1.data(), x1[g].data(), finish.plus1, finish.perm, out1.row(i));
         }
-    }
-    if (perm == nullptr) {
-        acc.truncate(level);
-        out = std::move(acc);
     }
 }
 
@@ -159,14 +181,13 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         digit_of.push_back(j);
     }
 
-    // Row by row over the extended basis: lift each digit to this prime, NTT, and take the
-    // inner product with the key, so each lifted row is still in L2 for its NTT and product.
-    // (Grouping target rows as mod_down does cut the reads of the digit, but then the lifted
-    // rows reach their NTTs from L3, which measured slower.)
-    RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
+    // One row of the extended basis at a time: lift each digit to this prime, NTT, and take the
+    // inner product with the key, so each lifted row is still in cache for its NTT and product.
+    // (Grouping target rows as the mod-down does cut the reads of the digit, but then the lifted
+    // rows reach their NTTs from further out, which measured slower.)
     std::vector<Words> lifted(lifts.size(), Words(n));
     std::vector<const u64*> x(lifts.size()), kb(lifts.size()), ka(lifts.size());
-    for (size_t r = 0; r < ext.size(); ++r) {
+    auto product_row = [&](size_t r, u64* o0, u64* o1) {
         const size_t pi = ext[r];
         for (size_t d = 0; d < lifts.size(); ++d) {
             if (lifts[d].holds(pi)) {
@@ -177,10 +198,9 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
                 x[d] = lifted[d].data();
             }
         }
-        key_product_row(ctx, key, digit_of, pi, x, kb, ka, acc0.row(r), acc1.row(r));
-    }
-    mod_down(ctx, acc0, level, out0, finish.plus0, finish.perm);
-    mod_down(ctx, acc1, level, out1, finish.plus1, finish.perm);
+        key_product_row(ctx, key, digit_of, pi, x, kb, ka, o0, o1);
+    };
+    mod_down(ctx, level, product_row, out0, out1, finish);
 }
 
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
@@ -217,16 +237,14 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
 
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
                       RnsPoly& out1, Epilogue finish) {
-    const size_t n = ctx.n(), level = d.level, terms = d.digits.size();
+    const size_t level = d.level, terms = d.digits.size();
     const Basis ext = extended_basis(ctx, level);
-    RnsPoly acc0 = RnsPoly::uninit(ext.size(), n), acc1 = RnsPoly::uninit(ext.size(), n);
     std::vector<const u64*> x(terms), kb(terms), ka(terms);
-    for (size_t r = 0; r < ext.size(); ++r) {
+    auto product_row = [&](size_t r, u64* o0, u64* o1) {
         for (size_t i = 0; i < terms; ++i) x[i] = d.digits[i].row(r);
-        key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, acc0.row(r), acc1.row(r));
-    }
-    mod_down(ctx, acc0, level, out0, finish.plus0, finish.perm);
-    mod_down(ctx, acc1, level, out1, finish.plus1, finish.perm);
+        key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, o0, o1);
+    };
+    mod_down(ctx, level, product_row, out0, out1, finish);
 }
 
 }  // namespace helib

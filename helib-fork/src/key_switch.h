@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "context.h"
@@ -39,11 +40,16 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
                       RnsPoly& out1, Epilogue finish = {});
 
-// (acc - p * [acc * p^-1]_P) / P (+ plus, when not null), with every row permuted by perm when
-// it is not null, into out: acc over the extended basis (level chain rows in NTT form, then the
-// special rows in NTT form) becomes the result over the chain basis in NTT form. acc is used up:
-// without a permutation it becomes out, with one its rows serve as scratch.
-void mod_down(const Context& ctx, RnsPoly& acc, size_t level, RnsPoly& out, const RnsPoly* plus = nullptr,
-              const std::vector<uint32_t>* perm = nullptr);
+// Writes row r of the extended basis (extended_basis: the chain rows, then the special rows) of
+// both key-switching accumulators, in NTT form, into o0, o1.
+using AccumulatorRows = std::function<void(size_t r, u64* o0, u64* o1)>;
+
+// The mod-down of both accumulators of a key switch: (acc - p * [acc * p^-1]_P) / P (+ plus,
+// when not null), with every row permuted by perm when it is not null, into out0, out1 over the
+// chain basis of `level` rows in NTT form. The accumulators come a row at a time from `rows`:
+// the special rows first, then each chain row just before it is finished, so they are never
+// written out whole and read back.
+void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, RnsPoly& out0, RnsPoly& out1,
+              Epilogue finish = {});
 
 }  // namespace helib
