@@ -145,24 +145,19 @@ void Context::precompute_constants() {
     NTL::ZZ P(1);
     for (size_t k = 0; k < num_special_; ++k) P *= primes_[special_index(k)];
     log2_P_ = log2_zz(P);
-    P_mod_q_.resize(num_chain_);
     P_inv_mod_q_.resize(num_chain_);
-    t_P_inv_mod_q_.resize(num_chain_);
-    for (size_t i = 0; i < num_chain_; ++i) {
-        const u64 q = primes_[i];
-        P_mod_q_[i] = zz_mod_u64(P, q);
-        P_inv_mod_q_[i] = inv_mod(P_mod_q_[i], q);
-        t_P_inv_mod_q_[i] = mul_mod(t_mod_[i], P_inv_mod_q_[i], q);
-    }
+    for (size_t i = 0; i < num_chain_; ++i) P_inv_mod_q_[i] = inv_mod(zz_mod_u64(P, primes_[i]), primes_[i]);
     moddown_z_const_.resize(num_special_);
-    P_over_pk_mod_q_.assign(num_special_, std::vector<u64>(num_chain_));
+    moddown_weight_.assign(num_special_, std::vector<u64>(num_chain_));
     for (size_t k = 0; k < num_special_; ++k) {
         const size_t si = special_index(k);
         const u64 pk = primes_[si];
         const NTL::ZZ punct = P / pk;
         const u64 punct_inv = inv_mod(zz_mod_u64(punct, pk), pk);
         moddown_z_const_[k] = mul_mod(t_inv_mod_[si], punct_inv, pk);
-        for (size_t i = 0; i < num_chain_; ++i) P_over_pk_mod_q_[k][i] = zz_mod_u64(punct, primes_[i]);
+        // t (P/p_k) P^-1 = t p_k^-1 mod q_i: the correction's factor t P^-1 rides in the weights.
+        for (size_t i = 0; i < num_chain_; ++i)
+            moddown_weight_[k][i] = mul_mod(t_mod_[i], inv_mod(pk % primes_[i], primes_[i]), primes_[i]);
     }
 
     // CRT reconstruction constants per level.

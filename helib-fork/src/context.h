@@ -71,11 +71,9 @@ public:
     u64 t_inv_mod(size_t i) const { return t_inv_mod_[i]; }
 
     // Mod-down by P (special primes).
-    u64 p_special_mod_q(size_t i) const { return P_mod_q_[i]; }                // P mod q_i
     u64 moddown_z_const(size_t k) const { return moddown_z_const_[k]; }        // t^-1 (P/p_k)^-1 mod p_k
-    u64 p_over_pk_mod_q(size_t k, size_t i) const { return P_over_pk_mod_q_[k][i]; }
+    u64 moddown_weight(size_t k, size_t i) const { return moddown_weight_[k][i]; }  // t p_k^-1 mod q_i
     u64 p_inv_mod_q(size_t i) const { return P_inv_mod_q_[i]; }                // P^-1 mod q_i
-    u64 t_p_inv_mod_q(size_t i) const { return t_P_inv_mod_q_[i]; }            // t P^-1 mod q_i
 
     const LevelCrt& crt(size_t level) const { return crt_[level - 1]; }
     // Canonical-embedding norms of plaintexts (degree N or a power-of-two divisor of it).
@@ -115,8 +113,8 @@ private:
     size_t requested_digits_;
 
     std::vector<u64> t_mod_, t_inv_mod_;
-    std::vector<u64> P_mod_q_, moddown_z_const_, P_inv_mod_q_, t_P_inv_mod_q_;
-    std::vector<std::vector<u64>> P_over_pk_mod_q_;
+    std::vector<u64> moddown_z_const_, P_inv_mod_q_;
+    std::vector<std::vector<u64>> moddown_weight_;
     std::vector<LevelCrt> crt_;
     CanonicalNorm canonical_;
     double log2_P_ = 0;

@@ -111,13 +111,14 @@ void special_residues(const Context& ctx, RnsPoly& special, Reals& z, std::vecto
     }
 }
 
-// Row i of the result: acc/P - p x/P (+ plus), permuted when perm is not null (then x's buffer
-// holds the unpermuted row for the gather).
+// Row i of the result, acc/P - p x/P (+ plus), as acc - x (+ plus): the keys' chain rows carry
+// the P^-1 (keys.h), and x's buffer holds p x/P, the conversion weights carrying the p P^-1
+// (Context::moddown_weight). Permuted when perm is not null (then x's buffer holds the
+// unpermuted row for the gather).
 void finish_row(const Context& ctx, size_t i, const u64* acc, u64* x, const RnsPoly* plus,
                 const std::vector<uint32_t>* perm, u64* out) {
     u64* dst = perm != nullptr ? x : out;
-    row_mul_const_sub(dst, acc, ctx.p_inv_mod_q(i), x, ctx.t_p_inv_mod_q(i), plus != nullptr ? plus->row(i) : nullptr,
-                      ctx.n(), ctx.ntt(i).barrett(), ctx.simd());
+    row_sub_add(dst, acc, x, plus != nullptr ? plus->row(i) : nullptr, ctx.n(), ctx.ntt(i).barrett(), ctx.simd());
     if (perm != nullptr) permute_row(*perm, x, out);
 }
 
@@ -135,7 +136,7 @@ void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, Rns
     special_residues(ctx, special1, z1, z1_rows);
     out0 = RnsPoly::uninit(level, n);
     out1 = RnsPoly::uninit(level, n);
-    // The corrections x mod q_i for a group of chain rows at a time; then each chain row of the
+    // The corrections p x / P mod q_i for a group of chain rows at a time; then each chain row of the
     // accumulators is produced and finished while it is still in cache.
     const size_t group = std::min(level, kRowGroup);
     std::vector<Words> x0(group, Words(n)), x1(group, Words(n));
@@ -147,7 +148,7 @@ void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, Rns
         std::vector<size_t> primes(count);
         std::vector<u64*> outs0(count), outs1(count);
         for (size_t g = 0; g < count; ++g) {
-            for (size_t k = 0; k < K; ++k) w_rows[g][k] = ctx.p_over_pk_mod_q(k, i0 + g);
+            for (size_t k = 0; k < K; ++k) w_rows[g][k] = ctx.moddown_weight(k, i0 + g);
             w[g] = w_rows[g].data();
             primes[g] = i0 + g;
             outs0[g] = x0[g].data();

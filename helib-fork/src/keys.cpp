@@ -49,12 +49,13 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
         for (size_t r = 0; r < full.size(); ++r) {
             const size_t pi = full[r];
             const u64 q = ctx.prime(pi);
+            const bool chain = pi < ctx.num_chain();
             expand.uniform_row(a.row(r), n, q);
-            te.ntt_row(pi, b.row(r));
-            const bool in_digit = pi < ctx.num_chain() && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
+            te.ntt_row(pi, b.row(r), chain ? ctx.p_inv_mod_q(pi) : 1);
             // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass; the gain
-            // is 0 outside the digit's own primes.
-            const u64 neg_gain = in_digit ? neg_mod(ctx.p_special_mod_q(pi), q) : 0;
+            // is 0 outside the digit's own primes and P P^-1 = 1 on them (chain rows times P^-1).
+            const bool in_digit = chain && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
+            const u64 neg_gain = in_digit ? q - 1 : 0;
             row_switch_key_b(b.row(r), target.row(r), neg_gain, a.row(r), s.row(r), n, ctx.ntt(pi).barrett(),
                              ctx.simd());
         }

@@ -13,8 +13,10 @@ namespace helib {
 
 // Hybrid key-switching key from s' to s: for each digit j, over the full basis (all chain
 // primes, then the special primes), b_j = -a_j s + p e_j + P g_j s' with g_j the CRT idempotent
-// of digit j (1 mod the digit's primes, 0 mod the other chain primes). The a_j are expanded from
-// a stored seed.
+// of digit j (1 mod the digit's primes, 0 mod the other chain primes). The rows of the chain
+// primes are stored times P^-1 mod q_i (the stored a_j row is the uniform one expanded from the
+// seed, so a_j itself is P times it there): the key-switching sum then comes out already divided
+// by P on the chain rows, and the mod-down multiplies nothing there (key_switch.h).
 struct KeySwitchKey {
     Seed seed{};
     std::vector<RnsPoly> b, a;

@@ -29,13 +29,11 @@ void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64*
         out[k] = br.reduce(static_cast<u128>(a0[k]) * b1[k] + static_cast<u128>(a1[k]) * b0[k]);
 }
 
-void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, const u64* plus, size_t n,
-                       const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_mul_const_sub_avx2(out, a, wa, b, wb, plus, n, br.q);
-    const u64 q = br.q, wap = shoup_precompute(wa, q), wbp = shoup_precompute(wb, q);
+void row_sub_add(u64* out, const u64* a, const u64* b, const u64* plus, size_t n, const Barrett& br, bool simd) {
+    if (use_simd(simd, n)) return row_sub_add_avx2(out, a, b, plus, n, br.q);
     for (size_t k = 0; k < n; ++k) {
-        const u64 v = sub_mod(mul_shoup(a[k], wa, wap, q), mul_shoup(b[k], wb, wbp, q), q);
-        out[k] = plus != nullptr ? add_mod(v, plus[k], q) : v;
+        const u64 v = sub_mod(a[k], b[k], br.q);
+        out[k] = plus != nullptr ? add_mod(v, plus[k], br.q) : v;
     }
 }
 

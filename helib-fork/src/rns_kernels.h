@@ -22,9 +22,8 @@ inline void row_mul_add(u64* out, const u64* a, const u64* b, size_t n, const Ba
 // out = a0 * b1 + a1 * b0 mod q
 void row_cross(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n,
                const Barrett& br, bool simd);
-// out = a * wa - b * wb (+ plus, when not null) mod q for constants wa, wb < q
-void row_mul_const_sub(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, const u64* plus, size_t n,
-                       const Barrett& br, bool simd);
+// out = a - b (+ plus, when not null) mod q
+void row_sub_add(u64* out, const u64* a, const u64* b, const u64* plus, size_t n, const Barrett& br, bool simd);
 // b = b - x * g - a * s mod q for a constant g < q: one row of a key-switching key's (or the
 // public key's) b part, with b holding t e on entry. x is not read when g is 0.
 void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
@@ -54,8 +53,7 @@ void kernels_self_test();
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);
 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const u64* b0, size_t n, u64 q);
-void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, const u64* plus, size_t n,
-                            u64 q);
+void row_sub_add_avx2(u64* out, const u64* a, const u64* b, const u64* plus, size_t n, u64 q);
 void row_switch_key_b_avx2(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q);
 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
                    size_t terms, size_t n, u64 q);

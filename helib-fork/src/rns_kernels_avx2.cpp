@@ -60,26 +60,21 @@ HELIB_AVX2 void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64
     }
 }
 
-// The two products are at most 3q/4 each and the addend below q: the sum stays inside
-// (-3q/2, 5q/2), far below 2^52, before reducing.
-HELIB_AVX2 void row_mul_const_sub_avx2(u64* out, const u64* a, u64 wa, const u64* b, u64 wb, const u64* plus,
-                                       size_t n, u64 q) {
-    const Consts c = make_consts(static_cast<double>(q));
-    const __m256d wav = _mm256_set1_pd(static_cast<double>(wa)), wbv = _mm256_set1_pd(static_cast<double>(wb));
-    for (size_t k = 0; k < n; k += 4 * kV) {
-        __m256d x[2 * kV], w[2 * kV], r[2 * kV];
-        for (int v = 0; v < kV; ++v) {
-            x[v] = load_u64(a + k + 4 * v, c);
-            x[kV + v] = load_u64(b + k + 4 * v, c);
-            w[v] = wav;
-            w[kV + v] = wbv;
+// Integer lanes (residues below 2^50, so signed 64-bit compares are exact): a - b, plus q when
+// negative, then plus the addend, minus q when at least q.
+HELIB_AVX2 void row_sub_add_avx2(u64* out, const u64* a, const u64* b, const u64* plus, size_t n, u64 q) {
+    const __m256i qv = _mm256_set1_epi64x(static_cast<long long>(q)), zero = _mm256_setzero_si256();
+    const __m256i q_minus_1 = _mm256_set1_epi64x(static_cast<long long>(q - 1));
+    for (size_t k = 0; k < n; k += 4) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + k));
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + k));
+        __m256i d = _mm256_sub_epi64(x, y);
+        d = _mm256_add_epi64(d, _mm256_and_si256(_mm256_cmpgt_epi64(zero, d), qv));
+        if (plus != nullptr) {
+            d = _mm256_add_epi64(d, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(plus + k)));
+            d = _mm256_sub_epi64(d, _mm256_and_si256(_mm256_cmpgt_epi64(d, q_minus_1), qv));
         }
-        mulmod<2 * kV>(r, x, w, c);
-        for (int v = 0; v < kV; ++v) r[v] = _mm256_sub_pd(r[v], r[kV + v]);
-        if (plus != nullptr)
-            for (int v = 0; v < kV; ++v) r[v] = _mm256_add_pd(r[v], load_u64(plus + k + 4 * v, c));
-        reduce<kV>(r, c);
-        for (int v = 0; v < kV; ++v) store_u64(out + k + 4 * v, r[v], c);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k), d);
     }
 }
 

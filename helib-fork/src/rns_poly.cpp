@@ -28,9 +28,9 @@ void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a) {
 SmallRows::SmallRows(const Context& ctx, const std::vector<int32_t>& coeffs, SmallScale scale)
     : ctx_(ctx), coeffs_(coeffs), scale_(scale) {}
 
-void SmallRows::ntt_row(size_t pi, u64* out) const {
+void SmallRows::ntt_row(size_t pi, u64* out, u64 factor) const {
     const u64 q = ctx_.prime(pi);
-    const u64 w = scale_ == SmallScale::plaintext_modulus ? ctx_.t_mod(pi) : 1 % q;
+    const u64 w = mul_mod(scale_ == SmallScale::plaintext_modulus ? ctx_.t_mod(pi) : 1 % q, factor, q);
     row_from_small(out, coeffs_.data(), w, ctx_.n(), ctx_.ntt(pi).barrett(), ctx_.simd());
     ctx_.ntt(pi).forward(out);
 }

@@ -60,8 +60,8 @@ class SmallRows {
 public:
     // Keeps a reference to coeffs (ctx.n() values).
     SmallRows(const Context& ctx, const std::vector<int32_t>& coeffs, SmallScale scale);
-    // The row of prime index pi into out (n words), NTT form.
-    void ntt_row(size_t pi, u64* out) const;
+    // The row of prime index pi into out (n words), NTT form, times `factor` (below the prime).
+    void ntt_row(size_t pi, u64* out, u64 factor = 1) const;
 
 private:
     const Context& ctx_;
