@@ -139,7 +139,7 @@ void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, Rns
     // The corrections p x / P mod q_i for a group of chain rows at a time; then each chain row of the
     // accumulators is produced and finished while it is still in cache.
     const size_t group = std::min(level, kRowGroup);
-    std::vector<Words> x0(group, Words(n)), x1(group, Words(n));
+    std::vector<Words> x0 = word_buffers(group, n), x1 = word_buffers(group, n);
     Words acc0(n), acc1(n);
     std::vector<std::vector<u64>> w_rows(group, std::vector<u64>(K));
     for (size_t i0 = 0; i0 < level; i0 += group) {
@@ -186,7 +186,7 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     // inner product with the key, so each lifted row is still in cache for its NTT and product.
     // (Grouping target rows as the mod-down does cut the reads of the digit, but then the lifted
     // rows reach their NTTs from further out, which measured slower.)
-    std::vector<Words> lifted(lifts.size(), Words(n));
+    std::vector<Words> lifted = word_buffers(lifts.size(), n);
     std::vector<const u64*> x(lifts.size()), kb(lifts.size()), ka(lifts.size());
     auto product_row = [&](size_t r, u64* o0, u64* o1) {
         const size_t pi = ext[r];

@@ -45,4 +45,12 @@ using Words = std::vector<u64, DefaultInitAllocator<u64>>;
 // Signed residues held as doubles, the input form of the basis-conversion kernels.
 using Reals = std::vector<double, DefaultInitAllocator<double>>;
 
+// `count` buffers of n words each, uninitialized. (std::vector<Words>(count, Words(n)) would
+// copy its prototype buffer into every one: 512 KiB each at N = 65536.)
+inline std::vector<Words> word_buffers(size_t count, size_t n) {
+    std::vector<Words> out(count);
+    for (Words& w : out) w.resize(n);
+    return out;
+}
+
 }  // namespace helib
