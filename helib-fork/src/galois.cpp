@@ -3,6 +3,7 @@
 #include <string>
 
 #include "errors.h"
+#include "rns_kernels.h"
 
 namespace helib {
 
@@ -26,8 +27,9 @@ std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
     return perm;
 }
 
-void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out) {
+void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out, bool simd) {
     const size_t n = perm.size();
+    if (simd && n % 4 == 0) return permute_row_avx2(perm.data(), in, out, n);
     for (size_t i = 0; i < n; ++i) out[i] = in[perm[i]];
 }
 

@@ -22,8 +22,11 @@ namespace helib {
 // held at NTT index i; then (sigma_g a)[i] = a[perm[i]].
 std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
 
-// out[i] = in[perm[i]] over one row of n = perm.size() words (out and in distinct).
-void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out);
+// out[i] = in[perm[i]] over one row of n = perm.size() words (out and in distinct). With simd
+// (Context::simd()), four outputs at a time from one aligned group of four inputs: perm maps
+// every aligned group of 2^b indices onto one (the high bits of i are the low bits of e_i's odd
+// part, and e g mod 2^k depends only on e mod 2^k).
+void permute_row(const std::vector<uint32_t>& perm, const u64* in, u64* out, bool simd);
 // out = sigma^-1(a) for the permutation of sigma: out[perm[i]] = a[i] on every row.
 void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly& a, RnsPoly& out);
 

@@ -119,7 +119,7 @@ void finish_row(const Context& ctx, size_t i, const u64* acc, u64* x, const RnsP
                 const std::vector<uint32_t>* perm, u64* out) {
     u64* dst = perm != nullptr ? x : out;
     row_sub_add(dst, acc, x, plus != nullptr ? plus->row(i) : nullptr, ctx.n(), ctx.ntt(i).barrett(), ctx.simd());
-    if (perm != nullptr) permute_row(*perm, x, out);
+    if (perm != nullptr) permute_row(*perm, x, out, ctx.simd());
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64
 void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q);
 
 // AVX2 only, with no portable twin (the caller keeps its own scalar path; Context::simd(), n a
-// multiple of 16): the ciphertext-plaintext inner product's kernels.
+// multiple of 16): the ciphertext-plaintext inner product's kernels, and a row permutation.
 // acc0 += a0 * y, acc1 += a1 * y mod q on accumulators of signed integers held as doubles, for
 // the plaintext row y stored with each value repeated 2^log_repeat times (word k is
 // y[k >> log_repeat]). Accumulators must stay below 2^52: each call adds at most 3q/4, so with
@@ -71,5 +71,8 @@ void row_mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1,
                        size_t log_repeat, bool reduce_after, u64 q);
 // out = acc mod q in [0, q), for |acc| < 2^52.
 void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u64 q);
+// out[i] = in[perm[i]] for i < n (a multiple of 4), where perm maps every aligned group of four
+// indices onto one (Galois permutations, galois.h): one load and one lane permutation per four.
+void permute_row_avx2(const uint32_t* perm, const u64* in, u64* out, size_t n);
 
 }  // namespace helib

@@ -327,4 +327,18 @@ HELIB_AVX2 void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u6
     }
 }
 
+HELIB_AVX2 void permute_row_avx2(const uint32_t* perm, const u64* in, u64* out, size_t n) {
+    const __m128i three = _mm_set1_epi32(3);
+    const __m256i one = _mm256_set1_epi64x(1);
+    for (size_t i = 0; i < n; i += 4) {
+        const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(perm + i));
+        const uint32_t group = static_cast<uint32_t>(_mm_cvtsi128_si32(p)) & ~3u;
+        // Output lane k takes 32-bit words 2 j and 2 j + 1 of the group, j = perm[i + k] mod 4.
+        const __m256i twice = _mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_and_si128(p, three)), 1);
+        const __m256i words = _mm256_or_si256(twice, _mm256_slli_epi64(_mm256_add_epi64(twice, one), 32));
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + group));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permutevar8x32_epi32(x, words));
+    }
+}
+
 }  // namespace helib
