@@ -96,7 +96,8 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
 }
 
 // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered, from acc's special rows (NTT form, used up),
-// row k of z at [k * n]; then x = sum_k z_k (P/p_k) = acc p^-1 mod P.
+// row k of z at [k * n]; then x = sum_k z_k (P/p_k) = acc p^-1 mod P, which mod_down converts
+// straight to p x / P mod q_i (weights t p_k^-1, Context::moddown_weight).
 void special_residues(const Context& ctx, RnsPoly& special, Reals& z, std::vector<const double*>& z_rows) {
     const size_t n = ctx.n(), K = ctx.num_special();
     z.resize(K * n);
