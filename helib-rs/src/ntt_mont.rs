@@ -62,7 +62,9 @@ impl MontNtt {
         let r = F::from(2u64).pow([256u64]);
         // Every conversion below succeeds once the modulus has four limbs; the `?`s keep this
         // total anyway (as do the inverses, which exist: zeta is a root of unity and N is a unit in an odd field).
-        let mont = |x: F| limbs_of::<F>(&(x * r).into_bigint());
+        // A `fn` over references, not a by-value closure: rustc 1.95 merges identical by-value
+        // closure arguments and miscompiled such a closure here (rust-lang/rust#155241).
+        let mont = |x: &F| to_montgomery(x, &r);
         let zeta_inv = zeta.inverse()?;
         let n_inv = F::from(n as u64).inverse()?;
 
@@ -71,10 +73,10 @@ impl MontNtt {
         let fwd_f = powers(zeta, n);
         let inv_f = powers(zeta_inv, n);
         let fwd = (0..n)
-            .map(|i| mont(fwd_f[bitrev(i)]))
+            .map(|i| mont(&fwd_f[bitrev(i)]))
             .collect::<Option<_>>()?;
         let inv = (0..n)
-            .map(|i| mont(inv_f[bitrev(i)]))
+            .map(|i| mont(&inv_f[bitrev(i)]))
             .collect::<Option<_>>()?;
         Some(MontNtt {
             n,
@@ -83,8 +85,8 @@ impl MontNtt {
             p_neg_inv: neg_inverse_mod_2_64(p[0]),
             fwd,
             inv,
-            n_inv: mont(n_inv)?,
-            last_inv: mont(inv_f[bitrev(1)] * n_inv)?,
+            n_inv: mont(&n_inv)?,
+            last_inv: mont(&(inv_f[bitrev(1)] * n_inv))?,
             n_inv_plain: limbs_of::<F>(&n_inv.into_bigint())?,
             last_inv_plain: limbs_of::<F>(&(inv_f[bitrev(1)] * n_inv).into_bigint())?,
             adx: adx_available(),
@@ -342,6 +344,11 @@ pub(crate) fn limbs_of<F: PrimeField>(x: &F::BigInt) -> Option<Limbs> {
     x.as_ref().try_into().ok()
 }
 
+/// `x R mod p` (with `r = R = 2^256 mod p`) as limbs: `x` in Montgomery form.
+fn to_montgomery<F: PrimeField>(x: &F, r: &F) -> Option<Limbs> {
+    limbs_of::<F>(&(*x * r).into_bigint())
+}
+
 /// `x^i` for `i < len`.
 fn powers<F: Field>(x: F, len: usize) -> Vec<F> {
     std::iter::successors(Some(F::one()), |y| Some(*y * x))
@@ -412,6 +419,23 @@ mod tests {
             fast.inverse_from_bitrev(&mut a);
             assert!(a.iter().all(|x| sub(x, &fast.p).1), "canonical, n = {n}");
             assert_eq!(to_field(&fast, &a), coeffs, "inverse, n = {n}");
+        }
+    }
+
+    /// The last stage's factors, checked against the field: their products are easy to get
+    /// wrong silently (a miscompiled constructor once scaled them by `2^516`, see `new`).
+    #[test]
+    fn last_stage_factors_are_the_field_values() {
+        let r = Fr::from(2u64).pow([256u64]);
+        for n in [2usize, 16, 1024] {
+            let ntt = MontNtt::new(n, zeta(n)).expect("fast path");
+            let n_inv = Fr::from(n as u64).inverse().expect("unit");
+            // The inverse twiddle at bit-reversed index 1: zeta^(-N/2).
+            let last = zeta(n).pow([n as u64 / 2]).inverse().expect("unit") * n_inv;
+            assert_eq!(ntt.n_inv, (n_inv * r).into_bigint().0, "n = {n}");
+            assert_eq!(ntt.last_inv, (last * r).into_bigint().0, "n = {n}");
+            assert_eq!(ntt.n_inv_plain, n_inv.into_bigint().0, "n = {n}");
+            assert_eq!(ntt.last_inv_plain, last.into_bigint().0, "n = {n}");
         }
     }
 
