@@ -77,6 +77,8 @@ mod memory;
 mod mont_asm;
 mod ntt_field;
 mod ntt_mont;
+#[cfg(target_arch = "x86_64")]
+mod ntt_simd;
 mod ops;
 mod periodic;
 mod ptxt;

@@ -48,6 +48,10 @@ pub(crate) struct MontNtt {
     last_inv_plain: Limbs,
     /// Whether the Montgomery products run as BMI2/ADX assembly (see [`mont_asm`](crate::mont_asm)).
     adx: bool,
+    /// The inverse transform on AVX2 and FMA (see [`ntt_simd`](crate::ntt_simd)), when the CPU
+    /// has both and `N >= 16`.
+    #[cfg(target_arch = "x86_64")]
+    simd: Option<std::sync::Arc<crate::ntt_simd::SimdInverse>>,
 }
 
 impl MontNtt {
@@ -78,6 +82,24 @@ impl MontNtt {
         let inv = (0..n)
             .map(|i| mont(&inv_f[bitrev(i)]))
             .collect::<Option<_>>()?;
+        let last_inv_f = inv_f[bitrev(1)] * n_inv;
+        #[cfg(target_arch = "x86_64")]
+        let simd = {
+            // Each multiplier with w 2^260 mod p, from which the SIMD path derives its quotient.
+            let two_260 = F::from(2u64).pow([260u64]);
+            let shoup = |x: &F| shoup_pair(x, &two_260);
+            let inv_plain = (0..n)
+                .map(|i| shoup(&inv_f[bitrev(i)]))
+                .collect::<Option<Vec<_>>>()?;
+            let r_inv = r.inverse()?;
+            crate::ntt_simd::SimdInverse::new(
+                &p,
+                &inv_plain,
+                [shoup(&n_inv)?, shoup(&last_inv_f)?],
+                [shoup(&(n_inv * r_inv))?, shoup(&(last_inv_f * r_inv))?],
+            )
+            .map(std::sync::Arc::new)
+        };
         Some(MontNtt {
             n,
             p,
@@ -86,10 +108,12 @@ impl MontNtt {
             fwd,
             inv,
             n_inv: mont(&n_inv)?,
-            last_inv: mont(&(inv_f[bitrev(1)] * n_inv))?,
+            last_inv: mont(&last_inv_f)?,
             n_inv_plain: limbs_of::<F>(&n_inv.into_bigint())?,
-            last_inv_plain: limbs_of::<F>(&(inv_f[bitrev(1)] * n_inv).into_bigint())?,
+            last_inv_plain: limbs_of::<F>(&last_inv_f.into_bigint())?,
             adx: adx_available(),
+            #[cfg(target_arch = "x86_64")]
+            simd,
         })
     }
 
@@ -129,6 +153,10 @@ impl MontNtt {
     /// The inverse of [`forward_bitrev`](Self::forward_bitrev): from evaluations in
     /// bit-reversed order (each below `2p`) to canonical coefficients (each below `p`).
     pub(crate) fn inverse_from_bitrev(&self, a: &mut [Limbs]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = &self.simd {
+            return simd.inverse(a, false);
+        }
         self.inverse_scaled(a, &self.n_inv, &self.last_inv)
     }
 
@@ -137,6 +165,10 @@ impl MontNtt {
     /// same plain coefficients, so the caller skips converting every input out of that form.
     #[cfg_attr(not(feature = "bn254"), allow(dead_code))]
     pub(crate) fn inverse_from_bitrev_montgomery(&self, a: &mut [Limbs]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = &self.simd {
+            return simd.inverse(a, true);
+        }
         self.inverse_scaled(a, &self.n_inv_plain, &self.last_inv_plain)
     }
 
@@ -349,6 +381,16 @@ fn to_montgomery<F: PrimeField>(x: &F, r: &F) -> Option<Limbs> {
     limbs_of::<F>(&(*x * r).into_bigint())
 }
 
+/// `x` and `x 2^260 mod p` as limbs (with `two_260 = 2^260 mod p`): a multiplier for
+/// [`ntt_simd`](crate::ntt_simd), which derives its Shoup quotient from the pair.
+#[cfg(target_arch = "x86_64")]
+fn shoup_pair<F: PrimeField>(x: &F, two_260: &F) -> Option<(Limbs, Limbs)> {
+    Some((
+        limbs_of::<F>(&x.into_bigint())?,
+        limbs_of::<F>(&(*x * two_260).into_bigint())?,
+    ))
+}
+
 /// `x^i` for `i < len`.
 fn powers<F: Field>(x: F, len: usize) -> Vec<F> {
     std::iter::successors(Some(F::one()), |y| Some(*y * x))
@@ -388,6 +430,8 @@ mod tests {
             let fast = MontNtt::new(n, z).expect("BN254 fits the fast path");
             let portable = MontNtt {
                 adx: false,
+                #[cfg(target_arch = "x86_64")]
+                simd: None,
                 ..fast.clone()
             };
             let generic = NegacyclicNtt::new(n, z);
@@ -436,6 +480,60 @@ mod tests {
             assert_eq!(ntt.last_inv, (last * r).into_bigint().0, "n = {n}");
             assert_eq!(ntt.n_inv_plain, n_inv.into_bigint().0, "n = {n}");
             assert_eq!(ntt.last_inv_plain, last.into_bigint().0, "n = {n}");
+        }
+    }
+
+    /// The AVX2 inverse against the scalar one, for plain and Montgomery-form inputs anywhere
+    /// in `[0, 2p)` (including `0`, `p - 1`, `p` and `2p - 1`), on both sides of `N = 16` and of
+    /// one block of the first pass (`N = 2048`).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn simd_inverse_matches_the_scalar_one() {
+        let mut rng = ark_std::test_rng();
+        for log_n in [3u32, 4, 5, 6, 9, 11, 12, 13, 15] {
+            let n = 1usize << log_n;
+            let fast = MontNtt::new(n, zeta(n)).expect("BN254 fits the fast path");
+            if fast.simd.is_none() {
+                assert!(
+                    n < 16 || !crate::ntt_simd::simd_available(),
+                    "no SIMD tables at n = {n}"
+                );
+                continue;
+            }
+            let scalar = MontNtt {
+                simd: None,
+                ..fast.clone()
+            };
+            let p_minus_1 = sub(&fast.p, &[1, 0, 0, 0]).0;
+            let two_p_minus_1 = sub(&fast.two_p, &[1, 0, 0, 0]).0;
+            let mixed: Vec<Limbs> = (0..n)
+                .map(|i| match i % 8 {
+                    0 => [0; 4],
+                    1 => p_minus_1,
+                    2 => fast.p,
+                    3 => two_p_minus_1,
+                    k => {
+                        let x = Fr::rand(&mut rng).into_bigint().0;
+                        if k % 2 == 1 {
+                            add(&x, &fast.p).0
+                        } else {
+                            x
+                        }
+                    }
+                })
+                .collect();
+            // Every limb full: the longest carry chains.
+            let largest = vec![two_p_minus_1; n];
+            for (name, input) in [("mixed", mixed), ("all 2p - 1", largest)] {
+                let (mut a, mut b) = (input.clone(), input.clone());
+                fast.inverse_from_bitrev(&mut a);
+                scalar.inverse_from_bitrev(&mut b);
+                assert_eq!(a, b, "plain {name} inputs, n = {n}");
+                let (mut a, mut b) = (input.clone(), input);
+                fast.inverse_from_bitrev_montgomery(&mut a);
+                scalar.inverse_from_bitrev_montgomery(&mut b);
+                assert_eq!(a, b, "Montgomery-form {name} inputs, n = {n}");
+            }
         }
     }
 
