@@ -84,7 +84,10 @@ impl MontNtt {
             .collect::<Option<_>>()?;
         let last_inv_f = inv_f[bitrev(1)] * n_inv;
         #[cfg(target_arch = "x86_64")]
-        let simd = {
+        let simd = if n < 16 || !crate::ntt_simd::simd_available() {
+            // Skips the tables' set-up where they would go unused.
+            None
+        } else {
             // Each multiplier with w 2^260 mod p, from which the SIMD path derives its quotient.
             let two_260 = F::from(2u64).pow([260u64]);
             let shoup = |x: &F| shoup_pair(x, &two_260);
