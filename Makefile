@@ -60,8 +60,8 @@ run: fft
 # Release mode: the tests do real cryptography and arkworks is slow unoptimized.
 test: deps
 	$(CARGO) test $(LOCKED) --workspace --release
-	# The portable (non-AVX2) kernels, on the operation and rotation tests.
-	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test ptxt
+	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext and noise tests.
+	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test ptxt --test noise
 
 lint: deps
 	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings

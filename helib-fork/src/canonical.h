@@ -21,6 +21,8 @@ public:
 
 private:
     size_t max_n_ = 0;
+    // Whether the FFT runs in its AVX2 + FMA build.
+    bool avx2_ = false;
     // Entry h + j (h a power of two up to max_n, j < h) is e^(i pi j / h): the twiddles of the
     // DFT stage of half-length h, and for h = n the twist of degree n, each a contiguous run.
     std::vector<double> re_, im_;

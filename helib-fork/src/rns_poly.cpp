@@ -4,6 +4,7 @@
 
 #include "errors.h"
 #include "limbs.h"
+#include "plaintext_digits.h"
 #include "rns_kernels.h"
 
 namespace helib {
@@ -64,10 +65,8 @@ RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, c
 
 namespace {
 
-// Width of the pieces a coefficient is cut into for the row kernels. The pieces are balanced
-// digits in [-2^50, 2^50], the kernels' input bound (rns_kernels.h): five of them cover a
-// 254-bit p's centered coefficients, where unsigned pieces below 2^50 would need six.
-constexpr size_t kChunkBits = 51;
+// Width of the pieces a coefficient is cut into for the row kernels (plaintext_digits.h).
+constexpr size_t kChunkBits = kDigitBits;
 constexpr double kChunkScale = static_cast<double>(u64{1} << kChunkBits);
 // Coefficients converted per block: the pieces of one block (a few tens of KiB) stay in L1/L2
 // while every prime's row is written.
@@ -91,15 +90,15 @@ inline void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_
     }
 }
 
-// Centres and cuts coefficients b0 .. b0 + block (zeros from `num` on) into `chunks` (row j of
-// the block at j * block), and records their centred values. `W` and `C` fix the limb and chunk
-// counts when nonzero, so that the common case (a 4-limb p, 5 chunks) unrolls into straight
-// code; `mag` holds w limbs of scratch.
+// Centres and cuts coefficients b0 + i0 .. b0 + block (zeros from `num` on) into `chunks` (row
+// j of the block at j * block), and records their centred values. `W` and `C` fix the limb and
+// chunk counts when nonzero, so that the common case (a 4-limb p, 5 chunks) unrolls into
+// straight code; `mag` holds w limbs of scratch.
 template <size_t W, size_t C>
-void cut_block(const u64* coeffs, size_t b0, size_t block, size_t num, size_t w_rt, size_t chunks_rt,
+void cut_block(const u64* coeffs, size_t b0, size_t i0, size_t block, size_t num, size_t w_rt, size_t chunks_rt,
                const u64* p, const u64* half, u64* mag, double* chunks, std::vector<double>* centered) {
     const size_t w = W ? W : w_rt, num_chunks = C ? C : chunks_rt;
-    for (size_t i = 0; i < block; ++i) {
+    for (size_t i = i0; i < block; ++i) {
         const size_t k = b0 + i;
         if (k >= num) {
             for (size_t j = 0; j < num_chunks; ++j) chunks[j * block + i] = 0.0;
@@ -151,10 +150,20 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
     const bool four_limbs_five_chunks = w == 4 && num_chunks == 5;  // BN254, BLS12-381
     RnsPoly out = RnsPoly::uninit(basis.size(), n);
     for (size_t b0 = 0; b0 < n; b0 += block) {
+        // The vector path takes the whole groups of four below `num`; the scalar one the rest,
+        // and any group the vector path stopped at, so that it names the bad coefficient.
+        size_t done = 0;
+        if (four_limbs_five_chunks && ctx.simd()) {
+            const size_t whole = num > b0 ? std::min(block, num - b0) & ~size_t{3} : 0;
+            done = balanced_digits_4x5_avx2(coeffs + b0 * w, whole, p, half.data(), chunks.data(), block,
+                                            centered ? centered->data() + b0 : nullptr);
+        }
         if (four_limbs_five_chunks)
-            cut_block<4, 5>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
+            cut_block<4, 5>(coeffs, b0, done, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(),
+                            centered);
         else
-            cut_block<0, 0>(coeffs, b0, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(), centered);
+            cut_block<0, 0>(coeffs, b0, done, block, num, w, num_chunks, p, half.data(), mag.data(), chunks.data(),
+                            centered);
         for (size_t r = 0; r < basis.size(); ++r)
             row_dot_signed(out.row(r) + b0, chunk_rows.data(), radix.data() + r * num_chunks, num_chunks, block,
                            ctx.ntt(basis[r]).barrett(), ctx.simd());

@@ -302,3 +302,39 @@ impl Sub<&Ctxt> for &EncodedPtxt {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::modulus_limbs;
+    use ark_bn254::Fr;
+
+    /// A coefficient that is not below `p` is refused with its index, whether it sits in a
+    /// group of four the vector path converts or in the tail the scalar path takes.
+    #[test]
+    fn a_coefficient_not_below_p_is_named() {
+        let ctx = Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(400)
+            .allow_insecure(true)
+            .build()
+            .expect("context");
+        let p = modulus_limbs::<Fr>();
+        assert_eq!(ctx.plaintext_limbs(), 4);
+        let num = 11;
+        for bad in [0, 5, 9] {
+            let mut limbs = vec![7u64; 4 * num];
+            limbs[4 * bad..4 * bad + 4].copy_from_slice(&p);
+            match EncodedPtxt::from_limbs(&ctx, &limbs, None) {
+                Err(Error::InvalidArgument(msg)) => assert!(
+                    msg.contains(&format!("coefficient {bad} ")),
+                    "coefficient {bad}: {msg}"
+                ),
+                other => panic!("coefficient {bad} equal to p: {other:?}"),
+            }
+        }
+        let ok = vec![7u64; 4 * num];
+        assert!(EncodedPtxt::from_limbs(&ctx, &ok, None).is_ok());
+    }
+}

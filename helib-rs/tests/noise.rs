@@ -337,12 +337,17 @@ fn naive_log2_canonical_norm(m: &[F], n: usize) -> f64 {
 
 /// Multiplying by an encoded plaintext adds exactly log2 of its canonical norm to the tracked
 /// bound, so the bound exposes the engine's norm: check it on polynomials with known norms and
-/// on random ones against a direct evaluation at every root of X^N + 1.
+/// on random ones against a direct evaluation at every root of X^N + 1. Two ring degrees, so
+/// that the norm's FFT (two stages per pass) meets both an even and an odd stage count.
 #[test]
 fn plaintext_norm_is_the_exact_canonical_norm() {
+    check_canonical_norms(fixture());
+    check_canonical_norms(&new_fixture_with_degree(2 * N, 600));
+}
+
+fn check_canonical_norms(fx: &Fixture) {
     use helib_rs::EncodedPtxt;
-    let fx = fixture();
-    let n = n();
+    let n = fx.ctx.ring_degree();
     let mut rng = rng(23);
     let ct = fx
         .pk
@@ -373,14 +378,17 @@ fn plaintext_norm_is_the_exact_canonical_norm() {
         (x_half, 13f64.sqrt().log2()),
     ] {
         let got = norm_through_bound(&m);
-        assert!((got - want).abs() < 1e-9, "norm 2^{got}, expected 2^{want}");
+        assert!(
+            (got - want).abs() < 1e-9,
+            "N = {n}: norm 2^{got}, expected 2^{want}"
+        );
     }
     for len in [2, 3, 64, n] {
         let m = random_poly(&mut rng, len);
         let (got, want) = (norm_through_bound(&m), naive_log2_canonical_norm(&m, n));
         assert!(
             (got - want).abs() < 1e-6,
-            "{len} coefficients: 2^{got} vs 2^{want}"
+            "N = {n}, {len} coefficients: 2^{got} vs 2^{want}"
         );
     }
 }

@@ -273,6 +273,49 @@ fn poly_encoding_multiplies_negacyclically() {
     );
 }
 
+/// Coefficients at the edges of the conversion's centring and digit cutting: 0, 1, p - 1, the
+/// two sides of p/2, powers of two at and around the 51-bit digit boundaries, and their
+/// negatives, with a length that leaves a tail after the whole groups of four. `Enc(1) * pt`
+/// must decrypt to exactly these coefficients.
+#[test]
+fn edge_coefficients_convert_exactly() {
+    use ark_ff::{BigInteger, PrimeField};
+    let fx = fixture();
+    let two = F::from(2u64);
+    let mut half = F::MODULUS;
+    half.div2();
+    let half = F::from_bigint(half).expect("(p - 1) / 2 is below p");
+    let mut coeffs = vec![
+        F::zero(),
+        F::one(),
+        -F::one(),
+        half,
+        half + F::one(),
+        half - F::one(),
+        half + two,
+    ];
+    let mut power = F::one();
+    for bit in 0..F::MODULUS_BIT_SIZE {
+        if bit % 51 <= 1 || bit % 51 >= 49 || bit >= 250 {
+            coeffs.extend([power, -power, power - F::one(), F::one() - power]);
+        }
+        power *= two;
+    }
+    let mut rng = rng(17);
+    coeffs.extend(random_poly(&mut rng, 3));
+    assert_ne!(coeffs.len() % 4, 0, "a tail after the groups of four");
+    assert!(coeffs.len() < SLOTS);
+
+    let one = fx.pk.encrypt_poly(&[F::one()]).expect("encrypt 1");
+    let pt = EncodedPtxt::from_poly(ctx(), &coeffs, None).expect("from_poly");
+    assert_decrypts_to(
+        &fx.sk,
+        &(&one * &pt).expect("mul"),
+        &coeffs,
+        "1 * edge coefficients",
+    );
+}
+
 #[test]
 fn poly_encoding_works_without_slots() {
     // BN254's base field is 3 mod 4: no slots at any N, but polynomials still multiply.

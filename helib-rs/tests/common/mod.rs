@@ -31,8 +31,13 @@ pub struct Fixture {
 
 /// A fresh toy context (insecure, small N) with BN254's scalar field as plaintext space.
 pub fn small_context(ciphertext_bits: u32) -> Context {
+    toy_context(N, ciphertext_bits)
+}
+
+/// [`small_context`] at another ring degree.
+pub fn toy_context(ring_degree: u64, ciphertext_bits: u32) -> Context {
     Context::builder()
-        .ring_degree(N)
+        .ring_degree(ring_degree)
         .plaintext_field::<F>()
         .ciphertext_bits(ciphertext_bits)
         .allow_insecure(true)
@@ -42,7 +47,12 @@ pub fn small_context(ciphertext_bits: u32) -> Context {
 
 /// A new context and key pair (use when a test needs objects that are not shared).
 pub fn new_fixture(ciphertext_bits: u32) -> Fixture {
-    let ctx = small_context(ciphertext_bits);
+    new_fixture_with_degree(N, ciphertext_bits)
+}
+
+/// [`new_fixture`] at another ring degree.
+pub fn new_fixture_with_degree(ring_degree: u64, ciphertext_bits: u32) -> Fixture {
+    let ctx = toy_context(ring_degree, ciphertext_bits);
     let sk = SecKey::generate(&ctx).expect("secret key");
     let pk = PubKey::generate(&sk).expect("public key");
     Fixture { ctx, sk, pk }
