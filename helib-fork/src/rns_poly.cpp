@@ -65,9 +65,7 @@ RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, c
 
 namespace {
 
-// Width of the pieces a coefficient is cut into for the row kernels (plaintext_digits.h).
-constexpr size_t kChunkBits = kDigitBits;
-constexpr double kChunkScale = static_cast<double>(u64{1} << kChunkBits);
+constexpr double kChunkScale = static_cast<double>(u64{1} << kDigitBits);
 // Coefficients converted per block: the pieces of one block (a few tens of KiB) stay in L1/L2
 // while every prime's row is written.
 constexpr size_t kBlock = 1024;
@@ -77,15 +75,15 @@ constexpr size_t kBlock = 1024;
 // the next; num_chunks * 51 >= bits(mag) + 1 leaves room for the last carry.
 inline void cut_into_chunks(const u64* mag, size_t w, bool negative, size_t num_chunks, double* out,
                             size_t stride) {
-    constexpr u64 kHalf = u64{1} << (kChunkBits - 1);
+    constexpr u64 kHalf = u64{1} << (kDigitBits - 1);
     u64 carry = 0;
     for (size_t j = 0; j < num_chunks; ++j) {
-        const size_t bit = j * kChunkBits, i = bit / 64, shift = bit % 64;
+        const size_t bit = j * kDigitBits, i = bit / 64, shift = bit % 64;
         u64 v = i < w ? mag[i] >> shift : 0;
-        if (shift > 64 - kChunkBits && i + 1 < w) v |= mag[i + 1] << (64 - shift);
-        v = (v & ((u64{1} << kChunkBits) - 1)) + carry;
+        if (shift > 64 - kDigitBits && i + 1 < w) v |= mag[i + 1] << (64 - shift);
+        v = (v & ((u64{1} << kDigitBits) - 1)) + carry;
         carry = v > kHalf ? 1 : 0;
-        const double d = static_cast<double>(static_cast<int64_t>(v) - static_cast<int64_t>(carry << kChunkBits));
+        const double d = static_cast<double>(static_cast<int64_t>(v) - static_cast<int64_t>(carry << kDigitBits));
         out[j * stride] = negative ? -d : d;
     }
 }
@@ -132,11 +130,11 @@ RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t
     zz_to_limbs(ctx.half_p(), half.data(), w);
 
     // Centered magnitudes are at most p/2, below 2^(bits(p) - 1); one more bit for the carry.
-    const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kChunkBits - 1) / kChunkBits;
+    const size_t num_chunks = (static_cast<size_t>(ctx.p_bits()) + kDigitBits - 1) / kDigitBits;
     std::vector<u64> radix(basis.size() * num_chunks);
     for (size_t r = 0; r < basis.size(); ++r) {
         const u64 q = ctx.prime(basis[r]);
-        const u64 step = pow_mod(2, kChunkBits, q);
+        const u64 step = pow_mod(2, kDigitBits, q);
         radix[r * num_chunks] = 1;
         for (size_t j = 1; j < num_chunks; ++j)
             radix[r * num_chunks + j] = mul_mod(radix[r * num_chunks + j - 1], step, q);
