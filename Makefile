@@ -61,7 +61,7 @@ run: fft
 test: deps
 	$(CARGO) test $(LOCKED) --workspace --release
 	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext and noise tests.
-	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test ptxt --test noise
+	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise
 
 lint: deps
 	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings

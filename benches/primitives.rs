@@ -19,7 +19,10 @@
 //! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), and
 //! `rotate_hoisted_1` the same call with the first step only, so that each rotation after the
 //! first in a hoisted batch costs `(hoisted_16 - hoisted_1) / 15`; `galois_keygen` is the
-//! generation of one Galois key.
+//! generation of one Galois key. `rotated_inner_product_16` is `sum_k w_k * rot(x, k)` for
+//! k = 1..=16 under one mod-down (`Ctxt::rotated_inner_product`, extended plaintexts),
+//! `rotated_inner_product_1` its first term alone, and `rotate_hoisted_16_then_inner_product`
+//! the same sum from 16 hoisted rotations and `Ctxt::inner_product`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -81,6 +84,8 @@ struct Fixture {
     coeffs: Vec<Fr>,
     pt: EncodedPtxt,
     steps: Vec<i64>,
+    /// One extended plaintext per step, for the rotated inner products.
+    weights: Vec<EncodedPtxt>,
     gk: GaloisKeys,
 }
 
@@ -100,6 +105,12 @@ impl Fixture {
         let coeffs = encoder.encode(&a).expect("encode");
         let pt = EncodedPtxt::from_slots(&ctx, &encoder, &b, None).expect("encoded plaintext");
         let steps: Vec<i64> = (1..=16).collect();
+        let mut weights = Vec::with_capacity(steps.len());
+        for _ in &steps {
+            let w: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            weights
+                .push(EncodedPtxt::from_slots_extended(&ctx, &encoder, &w, None).expect("weights"));
+        }
         let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps.iter().copied()))
             .expect("Galois keys");
         Fixture {
@@ -117,6 +128,7 @@ impl Fixture {
             coeffs,
             pt,
             steps,
+            weights,
             gk,
         }
     }
@@ -220,6 +232,23 @@ fn primitives(c: &mut Criterion) {
     });
     group(c, fx, "rotate_hoisted_16", |bench, f| {
         bench.iter(|| f.ca.rotate_rows_many(black_box(&f.steps), &f.gk))
+    });
+    group(c, fx, "rotated_inner_product_1", |bench, f| {
+        let w: Vec<&EncodedPtxt> = f.weights[..1].iter().collect();
+        bench.iter(|| {
+            f.ca.rotated_inner_product(black_box(&f.steps[..1]), &w, &f.gk)
+        })
+    });
+    group(c, fx, "rotated_inner_product_16", |bench, f| {
+        let w: Vec<&EncodedPtxt> = f.weights.iter().collect();
+        bench.iter(|| f.ca.rotated_inner_product(black_box(&f.steps), &w, &f.gk))
+    });
+    group(c, fx, "rotate_hoisted_16_then_inner_product", |bench, f| {
+        let w: Vec<&EncodedPtxt> = f.weights.iter().collect();
+        bench.iter(|| {
+            let rotated = f.ca.rotate_rows_many(black_box(&f.steps), &f.gk)?;
+            Ctxt::inner_product(&rotated.iter().collect::<Vec<_>>(), &w)
+        })
     });
 }
 

@@ -336,3 +336,120 @@ fn clone_is_deep() {
         helib_ctxt_free(ct);
     }
 }
+
+#[test]
+fn rotated_inner_product_checks_its_arguments() {
+    let o = Objects::new();
+    let two = constant(2);
+    let five = constant(5);
+    // SAFETY: live handles and valid out-pointers, except the NULLs and bad values under test;
+    // every handle is freed once at the end.
+    unsafe {
+        let ct = o.encrypt(&two);
+        let (mut pt, mut ext) = (ptr::null_mut(), ptr::null_mut());
+        assert_status(
+            helib_ptxt_encode(&mut pt, o.ctx, five.as_ptr(), 1, 0),
+            HELIB_OK,
+        );
+        assert_status(
+            helib_ptxt_encode_extended(&mut ext, o.ctx, five.as_ptr(), 1, 0),
+            HELIB_OK,
+        );
+        let mut gk = ptr::null_mut();
+        let three = 3u64;
+        assert_status(helib_galois_keys_new(&mut gk, o.sk, &three, 1), HELIB_OK);
+
+        let mut out: *mut helib_ctxt = ptr::null_mut();
+        let g = [3u64];
+        let with_ext = [ext as *const helib_ptxt];
+        let with_plain = [pt as *const helib_ptxt];
+        let null_out = helib_ctxt_rotated_inner_product(
+            ptr::null_mut(),
+            ct,
+            g.as_ptr(),
+            with_ext.as_ptr(),
+            1,
+            gk,
+        );
+        assert_status(null_out, HELIB_ERR_INVALID_ARGUMENT);
+        let cases = [
+            helib_ctxt_rotated_inner_product(
+                &mut out,
+                ptr::null(),
+                g.as_ptr(),
+                with_ext.as_ptr(),
+                1,
+                gk,
+            ),
+            helib_ctxt_rotated_inner_product(
+                &mut out,
+                ct,
+                g.as_ptr(),
+                with_ext.as_ptr(),
+                1,
+                ptr::null(),
+            ),
+            helib_ctxt_rotated_inner_product(&mut out, ct, ptr::null(), with_ext.as_ptr(), 1, gk),
+            helib_ctxt_rotated_inner_product(
+                &mut out,
+                ct,
+                g.as_ptr(),
+                [ptr::null()].as_ptr(),
+                1,
+                gk,
+            ),
+            // No terms, and a rotated term whose plaintext lacks the special rows.
+            helib_ctxt_rotated_inner_product(&mut out, ct, g.as_ptr(), with_ext.as_ptr(), 0, gk),
+            helib_ctxt_rotated_inner_product(&mut out, ct, g.as_ptr(), with_plain.as_ptr(), 1, gk),
+            // An even element is no automorphism.
+            helib_ctxt_rotated_inner_product(
+                &mut out,
+                ct,
+                [4u64].as_ptr(),
+                with_ext.as_ptr(),
+                1,
+                gk,
+            ),
+        ];
+        for status in cases {
+            assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+            assert!(out.is_null(), "no handle on failure");
+        }
+        let missing = helib_ctxt_rotated_inner_product(
+            &mut out,
+            ct,
+            [5u64].as_ptr(),
+            with_ext.as_ptr(),
+            1,
+            gk,
+        );
+        assert_status(missing, HELIB_ERR_MISSING_KEY);
+        assert!(out.is_null());
+
+        // sigma_3 fixes the constant 2, so 5 * sigma_3(2) + 5 * 2 = 20.
+        let terms = [ext as *const helib_ptxt, pt as *const helib_ptxt];
+        let status = helib_ctxt_rotated_inner_product(
+            &mut out,
+            ct,
+            [3u64, 1].as_ptr(),
+            terms.as_ptr(),
+            2,
+            gk,
+        );
+        assert_status(status, HELIB_OK);
+        let mut plain = vec![0u64; N * LIMBS];
+        let mut needed = 0usize;
+        assert_status(
+            helib_ctxt_decrypt(o.sk, out, plain.as_mut_ptr(), plain.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(&plain[..LIMBS], &constant(20)[..]);
+        assert!(plain[LIMBS..].iter().all(|&w| w == 0));
+
+        helib_ctxt_free(out);
+        helib_galois_keys_free(gk);
+        helib_ptxt_free(ext);
+        helib_ptxt_free(pt);
+        helib_ctxt_free(ct);
+    }
+}

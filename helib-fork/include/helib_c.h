@@ -146,6 +146,11 @@ helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int3
  * multiplications and threads. */
 helib_status helib_ptxt_encode(helib_ptxt **out, const helib_context *ctx, const uint64_t *coeffs,
                                size_t num_coeffs, uint32_t level);
+/* As helib_ptxt_encode, also keeping the residues modulo the special primes (about
+ * special/level more memory): what helib_ctxt_rotated_inner_product needs of a plaintext that
+ * multiplies a rotation. */
+helib_status helib_ptxt_encode_extended(helib_ptxt **out, const helib_context *ctx, const uint64_t *coeffs,
+                                        size_t num_coeffs, uint32_t level);
 void helib_ptxt_free(helib_ptxt *pt);
 
 /* Tables for encoding sparse plaintexts sum_i c_i X^(i N / len) (len a power of two in 2..N) at
@@ -225,6 +230,13 @@ helib_status helib_ctxt_apply_galois(helib_ctxt *a, uint64_t g, const helib_galo
  * Either every out[i] is set (free each) or, on failure, none is. */
 helib_status helib_ctxt_apply_galois_many(const helib_ctxt *a, const uint64_t *elements, size_t count,
                                           const helib_galois_keys *gk, helib_ctxt **out);
+
+/* *out = sum_i pts[i] * sigma_{elements[i]}(a) (count >= 1), sharing one digit decomposition and
+ * one mod-down for the whole sum. Each plaintext is at a's level or above, and extended
+ * (helib_ptxt_encode_extended) where its element is not 1. */
+helib_status helib_ctxt_rotated_inner_product(helib_ctxt **out, const helib_ctxt *a, const uint64_t *elements,
+                                              const helib_ptxt *const *pts, size_t count,
+                                              const helib_galois_keys *gk);
 
 #ifdef __cplusplus
 }

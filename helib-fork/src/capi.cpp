@@ -440,6 +440,18 @@ helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const
     });
 }
 
+helib_status helib_ptxt_encode_extended(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
+                                        size_t num_coeffs, uint32_t level) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        check_poly(coeffs, num_coeffs);
+        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
+        *out = new helib_ptxt{
+            std::make_shared<const helib::EncodedPtxt>(ctx->ctx, coeffs, num_coeffs, lvl, /*extended=*/true)};
+    });
+}
+
 helib_status helib_sparse_encoder_new(helib_sparse_encoder** out, const helib_context* ctx, size_t len,
                                       uint32_t level) {
     return guard([&] {
@@ -520,6 +532,27 @@ helib_status helib_ctxt_inner_product(helib_ctxt** out, const helib_ctxt* const*
             p[i] = pts[i]->pt.get();
         }
         *out = new helib_ctxt{helib::Ctxt::inner_product(c, p)};
+    });
+}
+
+helib_status helib_ctxt_rotated_inner_product(helib_ctxt** out, const helib_ctxt* a, const uint64_t* elements,
+                                              const helib_ptxt* const* pts, size_t count,
+                                              const helib_galois_keys* gk) {
+    return guard([&] {
+        require(out, "out");
+        require(a, "a");
+        require(gk, "gk");
+        if (count > 0) {
+            require(elements, "elements");
+            require(pts, "pts");
+        }
+        std::vector<const helib::EncodedPtxt*> p(count);
+        for (size_t i = 0; i < count; ++i) {
+            require(pts[i], "pts[i]");
+            p[i] = pts[i]->pt.get();
+        }
+        std::vector<uint64_t> gs(elements, elements + count);
+        *out = new helib_ctxt{a->c.rotated_inner_product(gs, p, *gk->gk)};
     });
 }
 

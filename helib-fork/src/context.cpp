@@ -196,6 +196,10 @@ void Context::precompute_constants() {
 }
 
 double Context::log2_keyswitch_noise(size_t level) const {
+    return log2_add(log2_keyswitch_product_noise(level), log2_floor_P_);
+}
+
+double Context::log2_keyswitch_product_noise(size_t level) const {
     // p * sum_j ||X_j|| ||e_j|| / P, with X_j the digit lifted to QP (centered, |S_j| terms).
     const double n = static_cast<double>(n_);
     const double log2_p = log2_zz(p_);
@@ -208,7 +212,7 @@ double Context::log2_keyswitch_noise(size_t level) const {
         const double log2_x = std::log2(kTailFactor * std::sqrt(n * double(e - b) / 12.0)) + log2_qs;
         acc = log2_add(acc, log2_x + log2_e_);
     }
-    return log2_add(log2_p + acc - log2_P_, log2_floor_P_);
+    return log2_p + acc - log2_P_;
 }
 
 double Context::log2_fresh_noise(double log2_msg_norm) const {

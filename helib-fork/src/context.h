@@ -89,7 +89,11 @@ public:
     double log2_secret_norm() const { return log2_s_; }
     double log2_error_norm() const { return log2_e_; }
     double log2_modswitch_floor() const { return log2_floor_q_; }
+    // A key switch adds its key product's noise divided by P (the product part, which a
+    // plaintext multiplied in before the mod-down scales) and the mod-down's rounding (the floor).
     double log2_keyswitch_noise(size_t level) const;
+    double log2_keyswitch_product_noise(size_t level) const;
+    double log2_moddown_floor() const { return log2_floor_P_; }
     double log2_fresh_noise(double log2_msg_norm) const;
     double log2_random_msg_norm() const;
     double fresh_noise_budget() const;

@@ -10,6 +10,7 @@
 #include "key_switch.h"
 #include "noise.h"
 #include "rns_kernels.h"
+#include "rotated_sum.h"
 
 namespace helib {
 namespace {
@@ -179,6 +180,48 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
         out.push_back(std::move(c));
     }
+    return out;
+}
+
+Ctxt Ctxt::rotated_inner_product(const std::vector<uint64_t>& elements, const std::vector<const EncodedPtxt*>& pts,
+                                 const GaloisKeys& keys) const {
+    if (elements.empty()) throw InvalidArgument("rotated inner product of zero terms");
+    if (elements.size() != pts.size())
+        throw InvalidArgument("rotated inner product needs one plaintext per Galois element (" +
+                              std::to_string(elements.size()) + " vs " + std::to_string(pts.size()) + ")");
+    check_galois_keys(keys);
+    const Context& ctx = *ctx_;
+    const double switched_noise = log2_add(log2_noise_, ctx.log2_keyswitch_product_noise(level_));
+    std::vector<RotatedTerm> terms(elements.size());
+    double log2_noise = kNegInf;
+    bool any_switch = false;
+    // Every check before any work.
+    for (size_t i = 0; i < elements.size(); ++i) {
+        const uint64_t g = elements[i];
+        const EncodedPtxt& pt = *pts[i];
+        check_galois_element(ctx, g);
+        if (pt.context() != ctx_) throw Mismatch("plaintext " + std::to_string(i) + " belongs to a different context");
+        if (pt.level() < level_)
+            throw InvalidArgument("plaintext " + std::to_string(i) + " is encoded below the ciphertext's level");
+        terms[i].pt = &pt;
+        double term_noise = log2_noise_;
+        if (g != 1) {
+            if (!pt.extended())
+                throw InvalidArgument("plaintext " + std::to_string(i) +
+                                      " lacks the special-prime rows a product before the mod-down needs "
+                                      "(encode it extended)");
+            terms[i].key = &keys.key(g);
+            terms[i].perm = &keys.permutation(g);
+            term_noise = switched_noise;
+            any_switch = true;
+        }
+        if (pt.log2_norm() != kNegInf) log2_noise = log2_add(log2_noise, term_noise + pt.log2_norm());
+    }
+    if (!any_switch) return inner_product(std::vector<const Ctxt*>(pts.size(), this), pts);
+    Ctxt out(ctx_, key_id_, level_);
+    out.factor_ = factor_;
+    rotated_sum(ctx, decompose(ctx, c1_, level_), c0_, c1_, terms, out.c0_, out.c1_);
+    out.log2_noise_ = clamp_noise(log2_add(log2_noise, ctx.log2_moddown_floor()));
     return out;
 }
 

@@ -74,6 +74,12 @@ public:
     // Hoisted: one digit decomposition of c1 shared by every element; the results equal
     // apply_galois for each element.
     std::vector<Ctxt> apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const;
+    // sum_i pts[i] * sigma_{elements[i]}(this), hoisted and with one mod-down for the whole sum
+    // (rotated_sum.h). Each plaintext is at this level or above, and extended where its element
+    // is not 1. Less noise than rotating, multiplying and summing: the mod-down's rounding is
+    // added once and not multiplied by the plaintexts.
+    Ctxt rotated_inner_product(const std::vector<uint64_t>& elements, const std::vector<const EncodedPtxt*>& pts,
+                               const GaloisKeys& keys) const;
 
 private:
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);

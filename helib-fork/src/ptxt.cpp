@@ -31,11 +31,13 @@ SparseTables::SparseTables(std::shared_ptr<const Context> ctx, size_t len, size_
     }
 }
 
-EncodedPtxt::EncodedPtxt(std::shared_ptr<const Context> ctx, const u64* coeffs, size_t num, size_t level)
-    : ctx_(std::move(ctx)), level_(level) {
+EncodedPtxt::EncodedPtxt(std::shared_ptr<const Context> ctx, const u64* coeffs, size_t num, size_t level,
+                         bool extended)
+    : ctx_(std::move(ctx)), level_(level), extended_(extended) {
     check_level(*ctx_, level);
     std::vector<double> centered;
-    poly_ = plaintext_to_ntt(*ctx_, coeffs, num, chain_basis(*ctx_, level), &centered);
+    const Basis basis = extended ? extended_basis(*ctx_, level) : chain_basis(*ctx_, level);
+    poly_ = plaintext_to_ntt(*ctx_, coeffs, num, basis, &centered);
     log2_norm_ = ctx_->log2_canonical_norm(centered);
 }
 

@@ -48,11 +48,11 @@ void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, s
 }
 
 void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
-              size_t n, const Barrett& br, bool simd) {
-    if (use_simd(simd, n)) return row_dot2_avx2(o0, o1, x, k0, k1, terms, n, br.q);
+              size_t n, const Barrett& br, bool simd, const u64* plus0) {
+    if (use_simd(simd, n)) return row_dot2_avx2(o0, o1, x, k0, k1, terms, n, br.q, plus0);
     // 128-bit sums: products are below 2^124 for primes below 2^62, so 16 fit before a reduction.
     for (size_t k = 0; k < n; ++k) {
-        u128 s0 = 0, s1 = 0;
+        u128 s0 = plus0 != nullptr ? plus0[k] : 0, s1 = 0;
         for (size_t d = 0; d < terms; ++d) {
             s0 += static_cast<u128>(x[d][k]) * k0[d][k];
             s1 += static_cast<u128>(x[d][k]) * k1[d][k];

@@ -28,10 +28,11 @@ void row_sub_add(u64* out, const u64* a, const u64* b, const u64* plus, size_t n
 // public key's) b part, with b holding t e on entry. x is not read when g is 0.
 void row_switch_key_b(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, const Barrett& br,
                       bool simd);
-// o0 = sum_d x[d] * k0[d], o1 = sum_d x[d] * k1[d] mod q over `terms` rows: the key-switching
-// inner product, one pass for both outputs.
+// o0 = sum_d x[d] * k0[d] (+ plus0), o1 = sum_d x[d] * k1[d] mod q over `terms` rows: the
+// key-switching inner product, one pass for both outputs; plus0 (residues in [0, q)) is added
+// when not null.
 void row_dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1, size_t terms,
-              size_t n, const Barrett& br, bool simd);
+              size_t n, const Barrett& br, bool simd, const u64* plus0 = nullptr);
 // out = sum_a in[a] * w[a] mod q over `terms` rows of signed integers held as doubles,
 // |in| <= 2^50, and constants w[a] < q: basis conversion from centered residues (key switching)
 // and big integers from balanced 51-bit digits (plaintext conversion).
@@ -56,7 +57,7 @@ void row_cross_avx2(u64* out, const u64* a0, const u64* b1, const u64* a1, const
 void row_sub_add_avx2(u64* out, const u64* a, const u64* b, const u64* plus, size_t n, u64 q);
 void row_switch_key_b_avx2(u64* b, const u64* x, u64 g, const u64* a, const u64* s, size_t n, u64 q);
 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
-                   size_t terms, size_t n, u64 q);
+                   size_t terms, size_t n, u64 q, const u64* plus0);
 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);
 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q);
 void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q);

@@ -451,7 +451,7 @@ impl GaloisKeys {
         &self.elements
     }
 
-    fn as_ptr(&self) -> *const sys::helib_galois_keys {
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_galois_keys {
         self.raw.as_ptr()
     }
 }
@@ -678,7 +678,7 @@ impl Ctxt {
     }
 
     /// Fails with [`Error::Mismatch`] unless `gk` has this context and this secret key.
-    fn ensure_galois_keys(&self, gk: &GaloisKeys) -> Result<()> {
+    pub(crate) fn ensure_galois_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.context()
             .ensure_same(gk.context(), "the ciphertext and the Galois keys")?;
         if self.pubkey().secret_id() != gk.secret_id {
@@ -728,7 +728,7 @@ impl Drop for OwnedHandles {
 
 /// Rewrites a `MissingKey` from the engine in user terms (the Rust-side checks make this a
 /// fallback: it means the engine and this crate disagree on which keys exist).
-fn engine_missing_key(e: Error, describe: impl FnOnce() -> String) -> Error {
+pub(crate) fn engine_missing_key(e: Error, describe: impl FnOnce() -> String) -> Error {
     match e {
         Error::MissingKey(engine) => Error::MissingKey(format!("{} ({engine})", describe())),
         other => other,
@@ -746,7 +746,7 @@ fn normalized_step(ctx: &Context, k: i64) -> u64 {
 }
 
 /// The Galois element `3^k mod 2N` of a left rotation by `k` (1 when `k = 0 mod N/2`).
-fn rotation_element(ctx: &Context, k: i64) -> u64 {
+pub(crate) fn rotation_element(ctx: &Context, k: i64) -> u64 {
     pow_mod(3, normalized_step(ctx, k), 2 * ctx.ring_degree() as u64)
 }
 
@@ -766,7 +766,7 @@ fn invalid_element_message(ctx: &Context, g: u64) -> String {
     )
 }
 
-fn missing_step_message(gk: &GaloisKeys, k: i64) -> String {
+pub(crate) fn missing_step_message(gk: &GaloisKeys, k: i64) -> String {
     let ctx = gk.context();
     let left = normalized_step(ctx, k);
     let g = rotation_element(ctx, k);

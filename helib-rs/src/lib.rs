@@ -27,6 +27,10 @@
 //! - [`EncodedPtxt`]: a plaintext converted once to the engine's form, for fast
 //!   ciphertext-plaintext products ([`Ctxt::mul_ptxt`], [`Ctxt::inner_product`]); packed
 //!   vectors go in and out with [`PubKey::encrypt_slots`] and [`SecKey::decrypt_slots`].
+//!   [`Ctxt::rotated_inner_product`] sums plaintext multiples of many rotations of one
+//!   ciphertext under a single mod-down (with plaintexts from
+//!   [`EncodedPtxt::from_slots_extended`]): each rotation after the first costs about a fifth
+//!   of a separate one.
 //! - [`PeriodicEncoder`]: cheap encodings of slot vectors that repeat along the rows.
 //!
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
@@ -82,6 +86,7 @@ mod ntt_simd;
 mod ops;
 mod periodic;
 mod ptxt;
+mod rotated_sum;
 mod self_test;
 mod slots;
 

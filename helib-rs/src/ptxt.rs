@@ -42,6 +42,7 @@ pub struct EncodedPtxt {
     raw: NonNull<sys::helib_ptxt>,
     ctx: Context,
     level: u32,
+    extended: bool,
 }
 
 // SAFETY: the engine's EncodedPtxt is immutable after construction (its C++ methods are all
@@ -65,7 +66,7 @@ impl EncodedPtxt {
         coeffs: &[F],
         level: Option<u32>,
     ) -> Result<Self> {
-        Self::from_limbs(ctx, &encode_poly(ctx, coeffs)?, level)
+        Self::from_limbs(ctx, &encode_poly(ctx, coeffs)?, level, false)
     }
 
     /// Encodes slot values (at most `N`, zero-padded) with `encoder`, then converts them at
@@ -78,20 +79,55 @@ impl EncodedPtxt {
     ) -> Result<Self> {
         check_encoder(ctx, encoder)?;
         let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
-        Self::from_limbs(ctx, &limbs, level)
+        Self::from_limbs(ctx, &limbs, level, false)
+    }
+
+    /// Like [`from_slots`](Self::from_slots), and also keeps the plaintext's residues modulo
+    /// the key-switching special primes (about `special / level` more memory): what
+    /// [`Ctxt::rotated_inner_product`] needs of a plaintext that multiplies a rotation, since
+    /// it multiplies before the key switch's mod-down. It serves every other operation too.
+    pub fn from_slots_extended<F: PrimeField>(
+        ctx: &Context,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+        level: Option<u32>,
+    ) -> Result<Self> {
+        check_encoder(ctx, encoder)?;
+        let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
+        Self::from_limbs(ctx, &limbs, level, true)
+    }
+
+    /// Like [`from_poly`](Self::from_poly), extended as
+    /// [`from_slots_extended`](Self::from_slots_extended) explains.
+    pub fn from_poly_extended<F: PrimeField>(
+        ctx: &Context,
+        coeffs: &[F],
+        level: Option<u32>,
+    ) -> Result<Self> {
+        Self::from_limbs(ctx, &encode_poly(ctx, coeffs)?, level, true)
     }
 
     /// Converts coefficients laid out as the engine takes them (checked by the caller).
-    fn from_limbs(ctx: &Context, limbs: &[u64], level: Option<u32>) -> Result<Self> {
+    fn from_limbs(
+        ctx: &Context,
+        limbs: &[u64],
+        level: Option<u32>,
+        extended: bool,
+    ) -> Result<Self> {
         let num = limbs.len() / ctx.plaintext_limbs();
         let level = engine_level(level)?;
+        let encode = if extended {
+            sys::helib_ptxt_encode_extended
+        } else {
+            sys::helib_ptxt_encode
+        };
         let mut raw: *mut sys::helib_ptxt = ptr::null_mut();
         // SAFETY: the context handle is live; `limbs` holds `num` values and outlives the
         // call; `raw` is a valid out-pointer.
-        check(unsafe {
-            sys::helib_ptxt_encode(&mut raw, ctx.as_ptr(), limbs.as_ptr(), num, level)
-        })?;
-        Self::from_raw(raw, ctx)
+        check(unsafe { encode(&mut raw, ctx.as_ptr(), limbs.as_ptr(), num, level) })?;
+        let mut pt = Self::from_raw(raw, ctx)?;
+        pt.extended = extended;
+        Ok(pt)
     }
 
     /// Wraps a handle the engine just produced.
@@ -103,6 +139,7 @@ impl EncodedPtxt {
             raw,
             ctx: ctx.clone(),
             level: 0,
+            extended: false,
         };
         let mut level = 0u32;
         // SAFETY: the handle is live; `level` is a valid out-pointer.
@@ -125,6 +162,12 @@ impl EncodedPtxt {
         self.level
     }
 
+    /// Whether it holds the special primes' residues too (see
+    /// [`from_slots_extended`](Self::from_slots_extended)).
+    pub fn is_extended(&self) -> bool {
+        self.extended
+    }
+
     /// Memory held by the encoding, in bytes.
     pub fn size_bytes(&self) -> u64 {
         let mut out = 0u64;
@@ -134,7 +177,7 @@ impl EncodedPtxt {
         out
     }
 
-    fn ensure_context(&self, ct: &Ctxt) -> Result<()> {
+    pub(crate) fn ensure_context(&self, ct: &Ctxt) -> Result<()> {
         self.ctx
             .ensure_same(ct.context(), "the plaintext and the ciphertext")
     }
@@ -144,6 +187,7 @@ impl fmt::Debug for EncodedPtxt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EncodedPtxt")
             .field("level", &self.level)
+            .field("extended", &self.extended)
             .field("size_bytes", &self.size_bytes())
             .finish()
     }
@@ -323,18 +367,21 @@ mod tests {
         let p = modulus_limbs::<Fr>();
         assert_eq!(ctx.plaintext_limbs(), 4);
         let num = 11;
-        for bad in [0, 5, 9] {
-            let mut limbs = vec![7u64; 4 * num];
-            limbs[4 * bad..4 * bad + 4].copy_from_slice(&p);
-            match EncodedPtxt::from_limbs(&ctx, &limbs, None) {
-                Err(Error::InvalidArgument(msg)) => assert!(
-                    msg.contains(&format!("coefficient {bad} ")),
-                    "coefficient {bad}: {msg}"
-                ),
-                other => panic!("coefficient {bad} equal to p: {other:?}"),
+        for extended in [false, true] {
+            for bad in [0, 5, 9] {
+                let mut limbs = vec![7u64; 4 * num];
+                limbs[4 * bad..4 * bad + 4].copy_from_slice(&p);
+                match EncodedPtxt::from_limbs(&ctx, &limbs, None, extended) {
+                    Err(Error::InvalidArgument(msg)) => assert!(
+                        msg.contains(&format!("coefficient {bad} ")),
+                        "coefficient {bad}: {msg}"
+                    ),
+                    other => panic!("coefficient {bad} equal to p: {other:?}"),
+                }
             }
+            let ok = vec![7u64; 4 * num];
+            let pt = EncodedPtxt::from_limbs(&ctx, &ok, None, extended).expect("valid limbs");
+            assert_eq!(pt.is_extended(), extended);
         }
-        let ok = vec![7u64; 4 * num];
-        assert!(EncodedPtxt::from_limbs(&ctx, &ok, None).is_ok());
     }
 }
