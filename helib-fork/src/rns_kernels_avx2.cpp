@@ -112,15 +112,19 @@ HELIB_AVX2 void row_switch_key_b_avx2(u64* b, const u64* x, u64 g, const u64* a,
     switch_key_b<true>(b, x, g, a, s, n, q);
 }
 
+namespace {
+
 // Sums of products stay exact for four terms between reductions: each |term| <= 3q/4 and the
-// running sum starts reduced (from zero or plus0), so it stays below 4q < 2^52.
-HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
-                              size_t terms, size_t n, u64 q, const u64* plus0) {
+// running sum starts reduced (from zero or plus0), so it stays below 4q < 2^52. kPlus is a
+// template argument so that the loop without plus0 carries no test for it.
+template <bool kPlus>
+HELIB_AVX2 void dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
+                     size_t terms, size_t n, u64 q, const u64* plus0) {
     constexpr int V = 2;  // vectors per output per step
     const Consts c = make_consts(static_cast<double>(q));
     for (size_t k = 0; k < n; k += 4 * V) {
         __m256d acc[2 * V];
-        for (int v = 0; v < V; ++v) acc[v] = plus0 != nullptr ? load_u64(plus0 + k + 4 * v, c) : c.zero;
+        for (int v = 0; v < V; ++v) acc[v] = kPlus ? load_u64(plus0 + k + 4 * v, c) : c.zero;
         for (int v = V; v < 2 * V; ++v) acc[v] = c.zero;
         for (size_t d = 0; d < terms; ++d) {
             __m256d xs[2 * V], ks[2 * V], r[2 * V];
@@ -139,6 +143,14 @@ HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* 
             store_u64(o1 + k + 4 * v, acc[V + v], c);
         }
     }
+}
+
+}  // namespace
+
+HELIB_AVX2 void row_dot2_avx2(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
+                              size_t terms, size_t n, u64 q, const u64* plus0) {
+    if (plus0 != nullptr) return dot2<true>(o0, o1, x, k0, k1, terms, n, q, plus0);
+    dot2<false>(o0, o1, x, k0, k1, terms, n, q, nullptr);
 }
 
 namespace {
