@@ -115,6 +115,17 @@ void check_poly(const uint64_t* coeffs, size_t num) {
     if (num > 0) require(coeffs, "coeffs");
 }
 
+helib_status encode_ptxt(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs, size_t num_coeffs,
+                         uint32_t level, bool extended) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        check_poly(coeffs, num_coeffs);
+        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
+        *out = new helib_ptxt{std::make_shared<const helib::EncodedPtxt>(ctx->ctx, coeffs, num_coeffs, lvl, extended)};
+    });
+}
+
 }  // namespace
 
 extern "C" {
@@ -431,25 +442,12 @@ helib_status helib_ctxt_apply_galois_many(const helib_ctxt* a, const uint64_t* e
 
 helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
                                size_t num_coeffs, uint32_t level) {
-    return guard([&] {
-        require(out, "out");
-        require(ctx, "ctx");
-        check_poly(coeffs, num_coeffs);
-        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
-        *out = new helib_ptxt{std::make_shared<const helib::EncodedPtxt>(ctx->ctx, coeffs, num_coeffs, lvl)};
-    });
+    return encode_ptxt(out, ctx, coeffs, num_coeffs, level, /*extended=*/false);
 }
 
 helib_status helib_ptxt_encode_extended(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
                                         size_t num_coeffs, uint32_t level) {
-    return guard([&] {
-        require(out, "out");
-        require(ctx, "ctx");
-        check_poly(coeffs, num_coeffs);
-        const size_t lvl = level == 0 ? ctx->ctx->num_chain() : level;
-        *out = new helib_ptxt{
-            std::make_shared<const helib::EncodedPtxt>(ctx->ctx, coeffs, num_coeffs, lvl, /*extended=*/true)};
-    });
+    return encode_ptxt(out, ctx, coeffs, num_coeffs, level, /*extended=*/true);
 }
 
 helib_status helib_sparse_encoder_new(helib_sparse_encoder** out, const helib_context* ctx, size_t len,

@@ -16,7 +16,9 @@ use crate::{BatchEncoder, Context, Ctxt};
 ///
 /// Immutable: one encoding serves any number of operations on any number of threads. An
 /// encoding at level `l` works with ciphertexts at level `l` or above (they are switched down
-/// to `l`); encode at the top level (`None`) unless you know the ciphertext's level.
+/// to `l`); encode at the top level (`None`) unless you know the ciphertext's level. An
+/// extended encoding ([`from_slots_extended`](Self::from_slots_extended)) also carries the
+/// key-switching special primes, which [`Ctxt::rotated_inner_product`] needs.
 ///
 /// # Example
 ///
@@ -77,9 +79,7 @@ impl EncodedPtxt {
         values: &[F],
         level: Option<u32>,
     ) -> Result<Self> {
-        check_encoder(ctx, encoder)?;
-        let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
-        Self::from_limbs(ctx, &limbs, level, false)
+        Self::slots_to_limbs(ctx, encoder, values, level, false)
     }
 
     /// Like [`from_slots`](Self::from_slots), and also keeps the plaintext's residues modulo
@@ -92,9 +92,7 @@ impl EncodedPtxt {
         values: &[F],
         level: Option<u32>,
     ) -> Result<Self> {
-        check_encoder(ctx, encoder)?;
-        let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
-        Self::from_limbs(ctx, &limbs, level, true)
+        Self::slots_to_limbs(ctx, encoder, values, level, true)
     }
 
     /// Like [`from_poly`](Self::from_poly), extended as
@@ -105,6 +103,19 @@ impl EncodedPtxt {
         level: Option<u32>,
     ) -> Result<Self> {
         Self::from_limbs(ctx, &encode_poly(ctx, coeffs)?, level, true)
+    }
+
+    /// Encodes slot values with `encoder`, then converts them.
+    fn slots_to_limbs<F: PrimeField>(
+        ctx: &Context,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+        level: Option<u32>,
+        extended: bool,
+    ) -> Result<Self> {
+        check_encoder(ctx, encoder)?;
+        let limbs = encoder.encode_to_limbs(values, ctx.plaintext_limbs())?;
+        Self::from_limbs(ctx, &limbs, level, extended)
     }
 
     /// Converts coefficients laid out as the engine takes them (checked by the caller).

@@ -98,26 +98,7 @@ fn encode_replicated(row: &[F]) -> EncodedPtxt {
 /// Decrypts the slots, compares them with `expected` (zero-padded to N) and checks that the
 /// measured noise is under the tracked bound.
 fn assert_slots(ct: &Ctxt, expected: &[F], what: &str) {
-    let got = fixture()
-        .sk
-        .decrypt_slots(encoder(), ct)
-        .unwrap_or_else(|e| panic!("{what}: decryption failed: {e} ({:?})", ct.info()));
-    assert_eq!(got.len(), SLOTS, "{what}: slot count");
-    let want = padded(expected, SLOTS);
-    if let Some(i) = (0..SLOTS).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{what}: slot {i} differs: got {}, expected {} ({:?})",
-            got[i],
-            want[i],
-            ct.info()
-        );
-    }
-    assert!(
-        ct.noise_budget() > 0.0,
-        "{what}: budget {}",
-        ct.noise_budget()
-    );
-    assert_noise_within_bound(&fixture().sk, ct, what);
+    assert_decrypts_to_slots(&fixture().sk, encoder(), ct, expected, what);
 }
 
 fn assert_send_sync<T: Send + Sync>() {}

@@ -44,20 +44,11 @@ fn extended(v: &[F]) -> EncodedPtxt {
     EncodedPtxt::from_slots_extended(&fixture().ctx, encoder(), v, None).expect("extended encoding")
 }
 
-/// Plain reference: both rows of `v` rotated left by `k` (right for negative `k`).
-fn plain_rotate(v: &[F], k: i64) -> Vec<F> {
-    let half = v.len() / 2;
-    let s = k.rem_euclid(half as i64) as usize;
-    v.chunks(half)
-        .flat_map(|row| (0..half).map(move |j| row[(j + s) % half]))
-        .collect()
-}
-
 /// Plain reference: `sum_i w[i] * rot(x, steps[i])` slotwise.
 fn plain_rotated_sum(x: &[F], steps: &[i64], w: &[Vec<F>]) -> Vec<F> {
     let mut out = vec![F::from(0u64); x.len()];
     for (&k, wi) in steps.iter().zip(w) {
-        for ((o, r), c) in out.iter_mut().zip(plain_rotate(x, k)).zip(wi) {
+        for ((o, r), c) in out.iter_mut().zip(plain_rotate_rows(x, k)).zip(wi) {
             *o += r * c;
         }
     }
@@ -65,16 +56,7 @@ fn plain_rotated_sum(x: &[F], steps: &[i64], w: &[Vec<F>]) -> Vec<F> {
 }
 
 fn assert_slots(ct: &Ctxt, expected: &[F], what: &str) {
-    let got = fixture().sk.decrypt_slots(encoder(), ct).expect("decrypt");
-    if let Some(i) = (0..expected.len()).find(|&i| got[i] != expected[i]) {
-        panic!(
-            "{what}: slot {i} differs: got {}, expected {} ({:?})",
-            got[i],
-            expected[i],
-            ct.info()
-        );
-    }
-    assert_noise_within_bound(&fixture().sk, ct, what);
+    assert_decrypts_to_slots(&fixture().sk, encoder(), ct, expected, what);
 }
 
 #[test]

@@ -42,31 +42,13 @@ fn decrypt_slots(sk: &SecKey, ct: &Ctxt) -> Vec<F> {
     encoder().decode(&sk.decrypt_poly::<F>(ct).expect("decrypt"))
 }
 
-/// Plain reference: both rows of `v` rotated left by `k` (right for negative `k`).
-fn plain_rotate(v: &[F], k: i64) -> Vec<F> {
-    let half = v.len() / 2;
-    let s = k.rem_euclid(half as i64) as usize;
-    v.chunks(half)
-        .flat_map(|row| (0..half).map(move |j| row[(j + s) % half]))
-        .collect()
-}
-
 fn plain_swap(v: &[F]) -> Vec<F> {
     let half = v.len() / 2;
     v[half..].iter().chain(&v[..half]).copied().collect()
 }
 
 fn assert_slots(ct: &Ctxt, expected: &[F], what: &str) {
-    let got = decrypt_slots(&fixture().sk, ct);
-    if let Some(i) = (0..expected.len()).find(|&i| got[i] != expected[i]) {
-        panic!(
-            "{what}: slot {i} differs: got {}, expected {} ({:?})",
-            got[i],
-            expected[i],
-            ct.info()
-        );
-    }
-    assert_noise_within_bound(&fixture().sk, ct, what);
+    assert_decrypts_to_slots(&fixture().sk, encoder(), ct, expected, what);
 }
 
 #[test]
@@ -77,7 +59,7 @@ fn rotations_equal_plain_row_rotations() {
         let rotated = ct.rotated_rows(k, keys()).expect("rotated_rows");
         assert_slots(
             &rotated,
-            &plain_rotate(&v, k),
+            &plain_rotate_rows(&v, k),
             &format!("rotated_rows({k})"),
         );
         assert_eq!(rotated.level(), ct.level(), "a rotation keeps the level");
@@ -86,7 +68,7 @@ fn rotations_equal_plain_row_rotations() {
         in_place.rotate_rows(k, keys()).expect("rotate_rows");
         assert_slots(
             &in_place,
-            &plain_rotate(&v, k),
+            &plain_rotate_rows(&v, k),
             &format!("rotate_rows({k})"),
         );
     }
@@ -114,7 +96,7 @@ fn keys_generated_on_one_thread_and_in_parallel_agree() {
             let rotated = ct.rotated_rows(k, keys).expect("rotated_rows");
             assert_slots(
                 &rotated,
-                &plain_rotate(&v, k),
+                &plain_rotate_rows(&v, k),
                 &format!("rotated_rows({k})"),
             );
         }
@@ -131,7 +113,11 @@ fn steps_are_reduced_modulo_the_row_size() {
     // 1 + HALF, 2 - 3 * HALF, -3 - HALF: the same rotations as 1, 2 and -3.
     for k in [1 + HALF, 2 - 3 * HALF, -3 - HALF, HALF, -HALF] {
         let rotated = ct.rotated_rows(k, keys()).expect("reduced step has a key");
-        assert_slots(&rotated, &plain_rotate(&v, k), &format!("rotation by {k}"));
+        assert_slots(
+            &rotated,
+            &plain_rotate_rows(&v, k),
+            &format!("rotation by {k}"),
+        );
     }
 }
 
@@ -144,8 +130,8 @@ fn rotations_compose() {
     two_then_three.rotate_rows(2, keys()).expect("rotate 2");
     two_then_three.rotate_rows(3, keys()).expect("rotate 3");
     let five = ct.rotated_rows(5, keys()).expect("rotate 5");
-    assert_slots(&two_then_three, &plain_rotate(&v, 5), "2 then 3");
-    assert_slots(&five, &plain_rotate(&v, 5), "5");
+    assert_slots(&two_then_three, &plain_rotate_rows(&v, 5), "2 then 3");
+    assert_slots(&five, &plain_rotate_rows(&v, 5), "5");
     assert_eq!(
         decrypt_slots(&fixture().sk, &two_then_three),
         decrypt_slots(&fixture().sk, &five),
@@ -162,7 +148,7 @@ fn rotations_compose() {
     let mut twice = ct.clone();
     twice.rotate_rows(HALF - 1, keys()).expect("rotate");
     twice.rotate_rows(HALF - 1, keys()).expect("rotate");
-    assert_slots(&twice, &plain_rotate(&v, -2), "(HALF - 1) twice");
+    assert_slots(&twice, &plain_rotate_rows(&v, -2), "(HALF - 1) twice");
 }
 
 #[test]
@@ -184,7 +170,7 @@ fn swap_rows_swaps_the_rows() {
     let mut rotate_then_swap = ct.clone();
     rotate_then_swap.rotate_rows(5, keys()).expect("rotate");
     rotate_then_swap.swap_rows(keys()).expect("swap");
-    let expected = plain_swap(&plain_rotate(&v, 5));
+    let expected = plain_swap(&plain_rotate_rows(&v, 5));
     assert_slots(&swap_then_rotate, &expected, "swap then rotate");
     assert_slots(&rotate_then_swap, &expected, "rotate then swap");
 }
@@ -201,7 +187,7 @@ fn hoisted_rotations_equal_single_rotations() {
     for (&k, h) in steps.iter().zip(&hoisted) {
         let single = ct.rotated_rows(k, keys()).expect("single");
         let what = format!("hoisted rotation by {k}");
-        assert_slots(h, &plain_rotate(&v, k), &what);
+        assert_slots(h, &plain_rotate_rows(&v, k), &what);
         assert_eq!(
             decrypt_slots(&fixture().sk, h),
             decrypt_slots(&fixture().sk, &single),
@@ -231,12 +217,12 @@ fn hoisted_rotations_work_after_multiplication_and_at_lower_levels() {
     let rotated = product.rotate_rows_many(&[1, -3], keys()).expect("hoisted");
     assert_slots(
         &rotated[0],
-        &plain_rotate(&plain, 1),
+        &plain_rotate_rows(&plain, 1),
         "product rotated by 1",
     );
     assert_slots(
         &rotated[1],
-        &plain_rotate(&plain, -3),
+        &plain_rotate_rows(&plain, -3),
         "product rotated by -3",
     );
     assert_eq!(rotated[0].level(), product.level());
@@ -252,7 +238,7 @@ fn hoisted_rotations_work_after_multiplication_and_at_lower_levels() {
     low.swap_rows(keys()).expect("swap at a low level");
     assert_eq!(low.level(), level);
     assert!(low.noise_budget() > 0.0, "{:?}", low.info());
-    assert_slots(&low, &plain_swap(&plain_rotate(&a, 5)), "low level");
+    assert_slots(&low, &plain_swap(&plain_rotate_rows(&a, 5)), "low level");
 }
 
 /// One digit of more than 32 primes: the basis conversions of key switching then sum more terms
@@ -286,16 +272,20 @@ fn a_digit_of_more_than_32_primes_switches_keys_exactly() {
     let plain: Vec<F> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
     assert_eq!(decrypt(&product), plain, "relinearized product");
     let rotated = product.rotated_rows(1, &gk).expect("rotate");
-    assert_eq!(decrypt(&rotated), plain_rotate(&plain, 1), "rotation by 1");
+    assert_eq!(
+        decrypt(&rotated),
+        plain_rotate_rows(&plain, 1),
+        "rotation by 1"
+    );
     let hoisted = product.rotate_rows_many(&[1, -2], &gk).expect("hoisted");
     assert_eq!(
         decrypt(&hoisted[0]),
-        plain_rotate(&plain, 1),
+        plain_rotate_rows(&plain, 1),
         "hoisted by 1"
     );
     assert_eq!(
         decrypt(&hoisted[1]),
-        plain_rotate(&plain, -2),
+        plain_rotate_rows(&plain, -2),
         "hoisted by -2"
     );
     assert_noise_within_bound(&sk, &hoisted[1], "hoisted by -2");
@@ -320,7 +310,7 @@ fn a_chain_of_40_rotations_stays_exact() {
         previous_budget = ct.noise_budget();
         assert_noise_within_bound(&fixture().sk, &ct, &format!("after {} rotations", i + 1));
     }
-    assert_slots(&ct, &plain_rotate(&v, total), "40 rotations");
+    assert_slots(&ct, &plain_rotate_rows(&v, total), "40 rotations");
     eprintln!(
         "budget fresh {fresh_budget:.2}, after 40 rotations {:.2}",
         ct.noise_budget()
@@ -438,7 +428,7 @@ fn a_missing_key_is_named_by_its_step() {
     assert_slots(&ct, &v, "after refused rotations");
     ct.rotate_rows(1, &gk).expect("key for 1");
     ct.rotate_rows(0, &gk).expect("step 0 needs no key");
-    assert_slots(&ct, &plain_rotate(&v, 1), "rotation by 1");
+    assert_slots(&ct, &plain_rotate_rows(&v, 1), "rotation by 1");
 }
 
 #[test]
@@ -561,9 +551,9 @@ fn concurrent_rotations_with_shared_keys() {
                     for _ in 0..3 {
                         let mut mine = shared.rotated_rows(k1, gk).expect("rotate");
                         mine.rotate_rows(k2, gk).expect("rotate");
-                        assert_slots(&mine, &plain_rotate(v, k1 + k2), "worker");
+                        assert_slots(&mine, &plain_rotate_rows(v, k1 + k2), "worker");
                         let many = shared.rotate_rows_many(&[k1, k2], gk).expect("hoisted");
-                        assert_slots(&many[1], &plain_rotate(v, k2), "worker hoisted");
+                        assert_slots(&many[1], &plain_rotate_rows(v, k2), "worker hoisted");
                     }
                     shared.rotated_rows(k1, gk).expect("rotate")
                 })
@@ -573,7 +563,7 @@ fn concurrent_rotations_with_shared_keys() {
             .into_iter()
             .map(|w| w.join().expect("worker thread"))
             .collect();
-        assert_slots(&results[0], &plain_rotate(&v, 1), "from thread 0");
-        assert_slots(&results[1], &plain_rotate(&v, 2), "from thread 1");
+        assert_slots(&results[0], &plain_rotate_rows(&v, 1), "from thread 0");
+        assert_slots(&results[1], &plain_rotate_rows(&v, 2), "from thread 1");
     });
 }

@@ -9,7 +9,7 @@ use ark_ff::{Field, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use helib_rs::{Context, Ctxt, Error, PubKey, SecKey};
+use helib_rs::{BatchEncoder, Context, Ctxt, Error, PubKey, SecKey};
 
 /// The plaintext field of every test context: BN254's scalar field.
 pub type F = ark_bn254::Fr;
@@ -172,4 +172,42 @@ pub fn assert_noise_within_bound(sk: &SecKey, ct: &Ctxt, what: &str) {
         "{what}: measured noise 2^{measured:.1} above the tracked bound 2^{:.1}",
         ct.log2_noise_bound()
     );
+}
+
+/// Decrypts the slots of `ct`, compares them with `expected` (zero-padded to the slot count),
+/// and checks that the budget is positive and the measured noise under the tracked bound.
+pub fn assert_decrypts_to_slots(
+    sk: &SecKey,
+    enc: &BatchEncoder<F>,
+    ct: &Ctxt,
+    expected: &[F],
+    what: &str,
+) {
+    let got = sk
+        .decrypt_slots(enc, ct)
+        .unwrap_or_else(|e| panic!("{what}: decryption failed: {e} ({:?})", ct.info()));
+    let want = padded(expected, got.len());
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: slot {i} differs: got {}, expected {} ({:?})",
+            got[i],
+            want[i],
+            ct.info()
+        );
+    }
+    assert!(
+        ct.noise_budget() > 0.0,
+        "{what}: budget {}",
+        ct.noise_budget()
+    );
+    assert_noise_within_bound(sk, ct, what);
+}
+
+/// Plain reference: both slot rows of `v` rotated left by `k` (right for negative `k`).
+pub fn plain_rotate_rows(v: &[F], k: i64) -> Vec<F> {
+    let half = v.len() / 2;
+    let s = k.rem_euclid(half as i64) as usize;
+    v.chunks(half)
+        .flat_map(|row| (0..half).map(move |j| row[(j + s) % half]))
+        .collect()
 }
