@@ -71,23 +71,26 @@ void rotated_sum(const Context& ctx, const Decomposition& d, const RnsPoly& c0, 
                 // reduce after every fourth term.
                 const bool reduce = added % 4 == 3;
                 for (size_t b = 0; b < n; b += chunk) {
-                    const u64 *a0 = c0.row(r) + b, *a1 = c1.row(r) + b;
+                    // An identity term is on a chain row here (c0, c1 have no special rows).
+                    const u64 *a0 = s.s0.data(), *a1 = s.s1.data();
                     if (t.key != nullptr) {
                         permute_row_avx2(t.perm->data() + b, s.k0.data(), s.s0.data(), chunk);
                         permute_row_avx2(t.perm->data() + b, s.k1.data(), s.s1.data(), chunk);
-                        a0 = s.s0.data();
-                        a1 = s.s1.data();
+                    } else {
+                        a0 = c0.row(r) + b;
+                        a1 = c1.row(r) + b;
                     }
                     row_mul_acc2_avx2(acc0 + b, acc1 + b, a0, a1, y + (b >> pt.log_repeat()), chunk,
                                       pt.log_repeat(), reduce, q);
                 }
             } else {
-                const u64 *a0 = c0.row(r), *a1 = c1.row(r);
+                const u64 *a0 = s.s0.data(), *a1 = s.s1.data();
                 if (t.key != nullptr) {
                     permute_row(*t.perm, s.k0.data(), s.s0.data(), false);
                     permute_row(*t.perm, s.k1.data(), s.s1.data(), false);
-                    a0 = s.s0.data();
-                    a1 = s.s1.data();
+                } else {
+                    a0 = c0.row(r);
+                    a1 = c1.row(r);
                 }
                 if (pt.log_repeat() != 0) {
                     pt.expand(r, 0, n, s.y.data());
