@@ -142,7 +142,7 @@ impl<F: PrimeField> EncodedTransform<F> {
             (0..d)
                 .map(|j| {
                     self.matrix
-                        .entry(r0 + (j + shift + rs) % d, c0 + (j + b + cs) % d)
+                        .at(r0 + (j + shift + rs) % d, c0 + (j + b + cs) % d)
                 })
                 .collect()
         };

@@ -36,11 +36,23 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of `n` values in ring degree `ring_degree`.
+    /// The most ciphertexts one vector may span. A transform of a vector over `k`
+    /// ciphertexts takes `2 k^2` products of ring-sized blocks, each as costly as a whole
+    /// `n = N` transform, so 64 (8192 block products, weeks of work) is far beyond any
+    /// practical size; the bound keeps plans small and their size arithmetic exact.
+    pub const MAX_CIPHERTEXTS: usize = 64;
+
+    /// The layout of `n` values in ring degree `ring_degree` (a power of two): an error
+    /// unless `n` is a power of two spanning at most [`Layout::MAX_CIPHERTEXTS`] ciphertexts.
     pub fn new(n: usize, ring_degree: usize) -> Result<Self> {
         if n == 0 || !n.is_power_of_two() {
             return Err(Error::InvalidArgument(format!(
                 "the vector length must be a power of two, got {n}"
+            )));
+        }
+        if ring_degree < 2 || !ring_degree.is_power_of_two() {
+            return Err(Error::InvalidArgument(format!(
+                "the ring degree must be a power of two of at least 2, got {ring_degree}"
             )));
         }
         let half = ring_degree / 2;
@@ -49,6 +61,13 @@ impl Layout {
         } else {
             (half, n / ring_degree)
         };
+        if cts > Self::MAX_CIPHERTEXTS {
+            return Err(Error::InvalidArgument(format!(
+                "a vector of {n} values spans {cts} ciphertexts at ring degree {ring_degree}; at most {} \
+                 are supported (a transform costs 2 x {cts}^2 products of ring-sized blocks)",
+                Self::MAX_CIPHERTEXTS
+            )));
+        }
         Ok(Layout {
             n,
             ring_degree,

@@ -22,12 +22,13 @@ type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 ///     vec![Fr::from(1u64), Fr::from(2u64)],
 ///     vec![Fr::from(3u64), Fr::from(4u64)],
 /// ]).unwrap();
-/// assert_eq!(m.entry(1, 0), Fr::from(3u64));
+/// assert_eq!(m.entry(1, 0), Some(Fr::from(3u64)));
+/// assert_eq!(m.entry(2, 0), None); // outside the 2 x 2 matrix
 /// let d = Matrix::from_diagonals(vec![
 ///     vec![Fr::from(1u64), Fr::from(4u64)], // main diagonal
 ///     vec![Fr::from(2u64), Fr::from(3u64)], // (0, 1) and (1, 0)
 /// ]).unwrap();
-/// assert_eq!(d.entry(1, 0), Fr::from(3u64));
+/// assert_eq!(d.entry(1, 0), Some(Fr::from(3u64)));
 /// ```
 #[derive(Clone)]
 pub struct Matrix<F> {
@@ -81,9 +82,14 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         self.dim
     }
 
-    /// Entry `(row, column)`; both below `n`.
-    pub fn entry(&self, row: usize, column: usize) -> F {
-        debug_assert!(row < self.dim && column < self.dim);
+    /// Entry `(row, column)`, or `None` when either index is not below `n`.
+    pub fn entry(&self, row: usize, column: usize) -> Option<F> {
+        (row < self.dim && column < self.dim).then(|| self.at(row, column))
+    }
+
+    /// Entry `(row, column)` for indices the caller keeps below `n` (the encoder reduces
+    /// them modulo the block size).
+    pub(crate) fn at(&self, row: usize, column: usize) -> F {
         match &self.entries {
             Entries::Rows(e) => e[row * self.dim + column],
             Entries::Diagonals(d) => d[(column + self.dim - row) % self.dim][row],

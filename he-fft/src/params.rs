@@ -14,7 +14,10 @@ pub const FFT_RING_DEGREE: usize = 32768;
 pub fn required_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let log_terms = n.max(2).ilog2();
-    2 * p_bits + (3 * log_n_ring) / 2 + log_terms + 40
+    // Saturating, so an absurd p_bits gives a modulus no context accepts instead of wrapping.
+    p_bits
+        .saturating_mul(2)
+        .saturating_add((3 * log_n_ring) / 2 + log_terms + 40)
 }
 
 /// A >= 128-bit secure context for transforms of size `n` over `F`: ring degree

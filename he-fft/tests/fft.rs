@@ -222,6 +222,31 @@ fn errors_are_clear() {
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(Layout::new(0, N), Err(Error::InvalidArgument(_))));
+    // Ring degrees that are not powers of two (0 would divide by zero).
+    assert!(matches!(Layout::new(4, 0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(Layout::new(4, 6), Err(Error::InvalidArgument(_))));
+    // Vectors over more than MAX_CIPHERTEXTS ciphertexts, up to sizes whose plans would not
+    // fit in memory: refused before any allocation.
+    let most = Layout::MAX_CIPHERTEXTS * N;
+    assert_eq!(
+        Layout::new(most, N).unwrap().num_ciphertexts(),
+        Layout::MAX_CIPHERTEXTS
+    );
+    for n in [2 * most, 1 << 40, 1 << 62] {
+        assert!(matches!(Layout::new(n, N), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            Fft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+    // Out-of-range matrix entries are None, not a panic.
+    let m = Matrix::from_rows(vec![vec![Fr::from(1u64), Fr::from(2u64)]; 2]).unwrap();
+    assert_eq!(m.entry(1, 1), Some(Fr::from(2u64)));
+    assert_eq!((m.entry(2, 0), m.entry(0, 2)), (None, None));
+    let d = Matrix::from_diagonals(vec![vec![Fr::from(1u64); 2]; 2]).unwrap();
+    assert_eq!((d.entry(3, 0), d.entry(usize::MAX, 1)), (None, None));
+    // An absurd field size saturates instead of wrapping to a small modulus.
+    assert_eq!(required_ciphertext_bits(N, u32::MAX, 2), u32::MAX);
     assert!(matches!(
         Matrix::<Fr>::from_fn(3, |_, _| Fr::from(0u64)),
         Err(Error::InvalidArgument(_))
