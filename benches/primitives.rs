@@ -17,8 +17,10 @@
 //! to the engine's NTT form (an `EncodedPtxt`), `mul_ptxt_encoded` multiplies by one.
 //! Rotations: `rotate` is one row rotation by 1 in place, `rotate_hoisted_16` the 16 rotations
 //! by 1..=16 of one ciphertext sharing a decomposition (16 new ciphertexts), and
-//! `rotate_hoisted_1` the same call with the first step only, so that each rotation after the
-//! first in a hoisted batch costs `(hoisted_16 - hoisted_1) / 15`; `galois_keygen` is the
+//! `rotate_hoisted_1` the same call with the first step only (which the engine runs as one
+//! streamed, out-of-place rotation, 2-5% faster than a batch's decomposition plus one key
+//! product), so that each rotation after the first in a hoisted batch costs at most
+//! `(hoisted_16 - hoisted_1) / 15`; `galois_keygen` is the
 //! generation of one Galois key. `rotated_inner_product_16` is `sum_k w_k * rot(x, k)` for
 //! k = 1..=16 under one mod-down (`Ctxt::rotated_inner_product`, extended plaintexts),
 //! `rotated_inner_product_1` its first term alone, and `rotate_hoisted_16_then_inner_product`

@@ -163,7 +163,10 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
         if (g != 1) keys.key(g);  // every key present before any work
     }
     const Context& ctx = *ctx_;
-    const Decomposition d = decompose(ctx, c1_, level_);
+    // One rotation streams its key switch row by row instead (2-5% faster than decomposing
+    // first, and no digits held), which makes this the out-of-place rotation.
+    const bool one = elements.size() == 1;
+    const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_);
     std::vector<Ctxt> out;
     out.reserve(elements.size());
     for (uint64_t g : elements) {
@@ -176,7 +179,11 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
         Ctxt c(ctx_, key_id_, level_);
         c.factor_ = factor_;
         const std::vector<uint32_t>& perm = keys.permutation(g);
-        apply_switch_key(ctx, keys.key(g), d, c.c0_, c.c1_, {&c0_, nullptr, &perm});
+        const Epilogue finish{&c0_, nullptr, &perm};
+        if (one)
+            key_switch(ctx, keys.key(g), c1_, level_, c.c0_, c.c1_, finish);
+        else
+            apply_switch_key(ctx, keys.key(g), d, c.c0_, c.c1_, finish);
         c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
         out.push_back(std::move(c));
     }

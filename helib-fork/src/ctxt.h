@@ -72,7 +72,7 @@ public:
     // g = 2N - 1 swaps them.
     void apply_galois(uint64_t g, const GaloisKeys& keys);
     // Hoisted: one digit decomposition of c1 shared by every element; the results equal
-    // apply_galois for each element.
+    // apply_galois for each element. A single element is apply_galois out of place.
     std::vector<Ctxt> apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const;
     // sum_i pts[i] * sigma_{elements[i]}(this), hoisted and with one mod-down for the whole sum
     // (rotated_sum.h). Each plaintext is at this level or above, and extended where its element

@@ -530,9 +530,11 @@ impl Ctxt {
         if !gk.has_step(k) {
             return Err(Error::MissingKey(missing_step_message(gk, k)));
         }
-        let mut out = self.try_clone()?;
-        out.rotate_rows(k, gk)?;
-        Ok(out)
+        // A batch of one: the engine builds the result from the key switch's outputs, with
+        // no copy of `self` first (a copy would be 3% of the rotation at N = 65536).
+        let mut out = self.rotate_rows_many(&[k], gk)?;
+        out.pop()
+            .ok_or_else(|| Error::InvalidArgument("the engine returned no rotation".into()))
     }
 
     /// Hoisted rotations: one new ciphertext per step, `out[i]` rotated left by `steps[i]`,
