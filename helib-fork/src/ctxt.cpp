@@ -144,16 +144,22 @@ void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
     check_galois_keys(keys);
     check_galois_element(*ctx_, g);
     if (g == 1) return;
+    *this = galois_image(g, keys, nullptr);
+}
+
+Ctxt Ctxt::galois_image(uint64_t g, const GaloisKeys& keys, const Decomposition* d) const {
     const Context& ctx = *ctx_;
-    const KeySwitchKey& key = keys.key(g);
-    const std::vector<uint32_t>& perm = keys.permutation(g);
-    // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h).
-    // Into k0, k1 first: mod-down reads c0_ as the addend while it writes the results.
-    RnsPoly k0, k1;
-    key_switch(ctx, key, c1_, level_, k0, k1, {&c0_, nullptr, &perm});
-    c0_ = std::move(k0);
-    c1_ = std::move(k1);
-    log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+    // (sigma(c0 + k0), sigma(k1)) with (k0, k1) the key switch of c1 to sigma^-1(s) (galois.h),
+    // built from its parts: no copy of this ciphertext first.
+    Ctxt c(ctx_, key_id_, level_);
+    c.factor_ = factor_;
+    const Epilogue finish{&c0_, nullptr, &keys.permutation(g)};
+    if (d == nullptr)
+        key_switch(ctx, keys.key(g), c1_, level_, c.c0_, c.c1_, finish);
+    else
+        apply_switch_key(ctx, keys.key(g), *d, c.c0_, c.c1_, finish);
+    c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+    return c;
 }
 
 std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const {
@@ -169,24 +175,7 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
     const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_);
     std::vector<Ctxt> out;
     out.reserve(elements.size());
-    for (uint64_t g : elements) {
-        if (g == 1) {
-            out.push_back(*this);
-            continue;
-        }
-        // Built from its parts, (sigma(c0 + k0), sigma(k1)) as in apply_galois, with no copy of
-        // this ciphertext first.
-        Ctxt c(ctx_, key_id_, level_);
-        c.factor_ = factor_;
-        const std::vector<uint32_t>& perm = keys.permutation(g);
-        const Epilogue finish{&c0_, nullptr, &perm};
-        if (one)
-            key_switch(ctx, keys.key(g), c1_, level_, c.c0_, c.c1_, finish);
-        else
-            apply_switch_key(ctx, keys.key(g), d, c.c0_, c.c1_, finish);
-        c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
-        out.push_back(std::move(c));
-    }
+    for (uint64_t g : elements) out.push_back(g == 1 ? *this : galois_image(g, keys, one ? nullptr : &d));
     return out;
 }
 

@@ -29,6 +29,8 @@
 
 namespace helib {
 
+struct Decomposition;  // key_switch.h
+
 class Ctxt {
 public:
     // Public-key encryption of sum_i coeffs[i] X^i (num <= N coefficients of p_limbs() limbs).
@@ -87,6 +89,9 @@ private:
     void check_key(const PubKey& pk) const;
     void check_galois_keys(const GaloisKeys& keys) const;
     void check_ptxt(const EncodedPtxt& pt);
+    // sigma_g(this) switched back to s (g != 1, its key present): streamed when d is null,
+    // else from the shared decomposition d of c1.
+    Ctxt galois_image(uint64_t g, const GaloisKeys& keys, const Decomposition* d) const;
     // Switches down while the noise stays at least 2 bits above the modulus-switching floor.
     size_t natural_level() const;
     void scale_by(const NTL::ZZ& r);  // multiply by r without touching `factor`
