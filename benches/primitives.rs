@@ -25,6 +25,9 @@
 //! k = 1..=16 under one mod-down (`Ctxt::rotated_inner_product`, extended plaintexts),
 //! `rotated_inner_product_1` its first term alone, and `rotate_hoisted_16_then_inner_product`
 //! the same sum from 16 hoisted rotations and `Ctxt::inner_product`.
+//! Serialization: `ctxt_to_bytes` / `ctxt_from_bytes` (a fresh ciphertext, validated on
+//! reading) and `galois_key_to_bytes` / `galois_key_from_bytes` (one key; reading validates
+//! and expands the seeded half again).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -89,6 +92,10 @@ struct Fixture {
     /// One extended plaintext per step, for the rotated inner products.
     weights: Vec<EncodedPtxt>,
     gk: GaloisKeys,
+    /// One key (rotation by 1) and the byte forms the deserialization benchmarks read.
+    gk1: GaloisKeys,
+    gk1_bytes: Vec<u8>,
+    ca_bytes: Vec<u8>,
 }
 
 impl Fixture {
@@ -115,6 +122,9 @@ impl Fixture {
         }
         let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps.iter().copied()))
             .expect("Galois keys");
+        let gk1 = GaloisKeys::generate(&sk, &GaloisSteps::new().step(1)).expect("one key");
+        let gk1_bytes = gk1.to_bytes().expect("key bytes");
+        let ca_bytes = ca.to_bytes().expect("ciphertext bytes");
         Fixture {
             ring_degree,
             bits,
@@ -132,6 +142,9 @@ impl Fixture {
             steps,
             weights,
             gk,
+            gk1,
+            gk1_bytes,
+            ca_bytes,
         }
     }
 
@@ -251,6 +264,19 @@ fn primitives(c: &mut Criterion) {
             let rotated = f.ca.rotate_rows_many(black_box(&f.steps), &f.gk)?;
             Ctxt::inner_product(&rotated.iter().collect::<Vec<_>>(), &w)
         })
+    });
+
+    group(c, fx, "ctxt_to_bytes", |bench, f| {
+        bench.iter(|| f.ca.to_bytes())
+    });
+    group(c, fx, "ctxt_from_bytes", |bench, f| {
+        bench.iter(|| Ctxt::from_bytes(&f.pk, black_box(&f.ca_bytes)))
+    });
+    group(c, fx, "galois_key_to_bytes", |bench, f| {
+        bench.iter(|| f.gk1.to_bytes())
+    });
+    group(c, fx, "galois_key_from_bytes", |bench, f| {
+        bench.iter(|| GaloisKeys::from_bytes(&f.ctx, black_box(&f.gk1_bytes)))
     });
 }
 

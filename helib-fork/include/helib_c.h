@@ -238,6 +238,54 @@ helib_status helib_ctxt_rotated_inner_product(helib_ctxt **out, const helib_ctxt
                                               const helib_ptxt *const *pts, size_t count,
                                               const helib_galois_keys *gk);
 
+/* ---------------------------------------------------------------- serialization */
+
+/* Byte strings for storing objects or sending them between processes (the format is in
+ * helib-fork/src/serialize.h). Every object starts with a header naming its kind and its
+ * context's fingerprint; the uniform halves of keys travel as 32-byte seeds.
+ *
+ * _serialize follows the size query (out = NULL: *needed is the length in bytes).
+ * _deserialize validates everything before use: malformed, truncated or over-long data is
+ * HELIB_ERR_INVALID_ARGUMENT ("corrupt data: ..."); well-formed data of another context, or a
+ * ciphertext under another secret key than the given public key's, is HELIB_ERR_MISMATCH.
+ * Nothing authenticates the data: check its origin as for any input. */
+
+/* The parameters (m, p, requested ciphertext bits and digits). Deserializing rebuilds the
+ * context, with the 128-bit gate unless allow_insecure is non-zero (the data cannot opt out),
+ * and checks that the rebuilt primes match the writer's. */
+helib_status helib_context_serialize(const helib_context *ctx, uint8_t *out, size_t out_len, size_t *needed);
+helib_status helib_context_deserialize(helib_context **out, const uint8_t *data, size_t len,
+                                       int32_t allow_insecure);
+/* The plaintext modulus p as little-endian limbs (plaintext_limbs of them). */
+helib_status helib_context_plaintext_modulus(const helib_context *ctx, uint64_t *out, size_t out_len,
+                                             size_t *needed);
+
+/* The secret key. Sensitive: whoever holds these bytes can decrypt. */
+helib_status helib_seckey_serialize(const helib_seckey *sk, uint8_t *out, size_t out_len, size_t *needed);
+helib_status helib_seckey_deserialize(helib_seckey **out, const helib_context *ctx, const uint8_t *data,
+                                      size_t len);
+/* The public key with its relinearization key. */
+helib_status helib_pubkey_serialize(const helib_pubkey *pk, uint8_t *out, size_t out_len, size_t *needed);
+helib_status helib_pubkey_deserialize(helib_pubkey **out, const helib_context *ctx, const uint8_t *data,
+                                      size_t len);
+helib_status helib_galois_keys_serialize(const helib_galois_keys *gk, uint8_t *out, size_t out_len,
+                                         size_t *needed);
+helib_status helib_galois_keys_deserialize(helib_galois_keys **out, const helib_context *ctx,
+                                           const uint8_t *data, size_t len);
+/* The Galois elements that have a key, in increasing order. */
+helib_status helib_galois_keys_elements(const helib_galois_keys *gk, uint64_t *out, size_t out_len,
+                                        size_t *needed);
+/* A ciphertext, with its level, noise bound and plaintext factor. Deserializing attaches it to
+ * pk (whose relinearization key multiplication uses), which must belong to the same secret key. */
+helib_status helib_ctxt_serialize(const helib_ctxt *c, uint8_t *out, size_t out_len, size_t *needed);
+helib_status helib_ctxt_deserialize(helib_ctxt **out, const helib_pubkey *pk, const uint8_t *data, size_t len);
+
+/* The identity of the secret key behind a key or key set (random, non-zero, kept by
+ * serialization): equal ids mean objects that work together. */
+helib_status helib_seckey_id(const helib_seckey *sk, uint64_t *out);
+helib_status helib_pubkey_id(const helib_pubkey *pk, uint64_t *out);
+helib_status helib_galois_keys_id(const helib_galois_keys *gk, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,8 @@ u64 ntt_prime_below(unsigned bits, u64 two_n, const NTL::ZZ& p, const std::vecto
 }  // namespace
 
 Context::Context(const ContextParams& params)
-    : m_(params.m), n_(params.m / 2), p_(params.p), requested_digits_(params.ks_digits) {
+    : m_(params.m), n_(params.m / 2), p_(params.p), requested_digits_(params.ks_digits),
+      requested_bits_(params.ciphertext_bits) {
     if (m_ < 2048 || m_ > kMaxM || (m_ & (m_ - 1)) != 0)
         throw InvalidArgument("m must be a power of two in [2048, 2^20] (got " +
                               std::to_string(m_) + ")");

@@ -79,6 +79,10 @@ public:
     // Canonical-embedding norms of plaintexts (degree N or a power-of-two divisor of it).
     double log2_canonical_norm(const std::vector<double>& a) const { return canonical_.log2_norm(a); }
 
+    // The parameters as requested (the chain and digits derive from them deterministically).
+    unsigned requested_ciphertext_bits() const { return requested_bits_; }
+    size_t requested_digits() const { return requested_digits_; }
+
     // Sizes and security.
     double log2_q(size_t level) const { return crt_[level - 1].log2_q; }
     double log2_p_special() const { return log2_P_; }
@@ -115,6 +119,7 @@ private:
     bool simd_ = false;
     std::vector<size_t> digit_begin_, digit_end_;
     size_t requested_digits_;
+    unsigned requested_bits_;
 
     std::vector<u64> t_mod_, t_inv_mod_;
     std::vector<u64> moddown_z_const_, P_inv_mod_q_;

@@ -30,6 +30,8 @@
 namespace helib {
 
 struct Decomposition;  // key_switch.h
+class Reader;          // serialize.h
+class Writer;
 
 class Ctxt {
 public:
@@ -82,6 +84,12 @@ public:
     // added once and not multiplied by the plaintexts.
     Ctxt rotated_inner_product(const std::vector<uint64_t>& elements, const std::vector<const EncodedPtxt*>& pts,
                                const GaloisKeys& keys) const;
+
+    // Serialized (serialize.h): header, the secret key's id (u64), the level (u32), the noise
+    // bound (f64, +inf once exhausted), the plaintext factor (p_limbs() limbs), then c0's and
+    // c1's rows over the chain primes of the level. load() refuses a key id other than key_id.
+    void save(Writer& w) const;
+    static Ctxt load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id);
 
 private:
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);

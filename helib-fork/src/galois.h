@@ -18,6 +18,9 @@
 
 namespace helib {
 
+class Reader;  // serialize.h
+class Writer;
+
 // perm[i] = index j with e_j = e_i * g (mod 2N), where e_i = 2 bitrev(i) + 1 is the exponent
 // held at NTT index i; then (sigma_g a)[i] = a[perm[i]].
 std::vector<uint32_t> galois_permutation(size_t n, uint64_t g);
@@ -47,13 +50,20 @@ public:
     std::vector<uint64_t> elements() const;
     size_t size_bytes() const;
 
+    // Serialized (serialize.h): header, the secret key's id (u64), the number of keys (u32),
+    // then per key in increasing order of g: g (u64) and its key-switching key.
+    void save(Writer& w) const;
+    static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx);
+
 private:
+    GaloisKeys() = default;
+
     struct Entry {
         KeySwitchKey key;
         std::vector<uint32_t> perm;
     };
     std::shared_ptr<const Context> ctx_;
-    uint64_t id_;
+    uint64_t id_ = 0;
     // Shared and immutable, so merged key sets hold the same keys.
     std::map<uint64_t, std::shared_ptr<const Entry>> keys_;
 };

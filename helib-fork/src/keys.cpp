@@ -25,10 +25,20 @@ size_t KeySwitchKey::size_bytes() const {
     return total;
 }
 
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j) {
+    Prng expand(seed, j, kPublicRounds);
+    return sample_uniform(ctx, expand, extended_basis(ctx, ctx.num_chain()));
+}
+
 SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
     Prng prng(os_seed());
     id_ = prng.next_u64() | 1;  // never 0
     s_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+SecKey::SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int32_t> s)
+    : ctx_(std::move(ctx)), id_(id), s_(std::move(s)) {
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
 }
 
@@ -40,7 +50,8 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     KeySwitchKey key;
     key.seed = os_seed();
     Prng noise(os_seed());
-    // Row by row, so each row's a, e and b are combined while still in cache.
+    // Row by row, so each row's a, e and b are combined while still in cache; a is drawn as
+    // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         Prng expand(key.seed, j, kPublicRounds);
         const std::vector<int32_t> e = sample_error(noise, n);
@@ -69,7 +80,8 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const Context& ctx = *ctx_;
     const size_t L = ctx.num_chain();
     const Basis chain = chain_basis(ctx, L);
-    Prng expand(os_seed(), 0, kPublicRounds), prng(os_seed());
+    a_seed_ = os_seed();
+    Prng expand(a_seed_, 0, kPublicRounds), prng(os_seed());
     a_ = sample_uniform(ctx, expand, chain);
     b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
     for (size_t r = 0; r < L; ++r)

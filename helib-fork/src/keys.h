@@ -11,6 +11,9 @@
 
 namespace helib {
 
+class Reader;  // serialize.h
+class Writer;
+
 // Hybrid key-switching key from s' to s: for each digit j, over the full basis (all chain
 // primes, then the special primes), b_j = -a_j s + p e_j + P g_j s' with g_j the CRT idempotent
 // of digit j (1 mod the digit's primes, 0 mod the other chain primes). The rows of the chain
@@ -21,7 +24,16 @@ struct KeySwitchKey {
     Seed seed{};
     std::vector<RnsPoly> b, a;
     size_t size_bytes() const;
+
+    // Serialized (serialize.h): the seed (32 bytes), the digit count (u32), then each digit's b
+    // rows over the full basis. load() expands a again from the seed.
+    void save(Writer& w) const;
+    static KeySwitchKey load(Reader& r, const Context& ctx);
 };
+
+// a_j of a key-switching key: row r of the full basis uniform mod its prime, drawn in row order
+// from the ChaCha12 stream j of the key's seed.
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j);
 
 class SecKey {
 public:
@@ -38,7 +50,14 @@ public:
     // defaults to this secret): b + a under = P target + t e.
     KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under = nullptr) const;
 
+    // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff).
+    // Sensitive: the secret key itself.
+    void save(Writer& w) const;
+    static SecKey load(Reader& r, std::shared_ptr<const Context> ctx);
+
 private:
+    SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int32_t> s);
+
     std::shared_ptr<const Context> ctx_;
     uint64_t id_;
     std::vector<int32_t> s_;
@@ -57,9 +76,17 @@ public:
     const KeySwitchKey& relin_key() const { return relin_; }
     size_t size_bytes() const;
 
+    // Serialized (serialize.h): header, id (u64), the seed of a (32 bytes), b's rows over the
+    // chain, then the relinearization key.
+    void save(Writer& w) const;
+    static PubKey load(Reader& r, std::shared_ptr<const Context> ctx);
+
 private:
+    PubKey() = default;
+
     std::shared_ptr<const Context> ctx_;
-    uint64_t id_;
+    uint64_t id_ = 0;
+    Seed a_seed_{};
     RnsPoly b_, a_;
     KeySwitchKey relin_;
 };

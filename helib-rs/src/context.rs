@@ -339,16 +339,26 @@ impl ContextBuilder {
         // SAFETY: `params` and the limbs it points to live across the call; `raw` is a valid
         // out-pointer that the engine sets only on success.
         check(unsafe { sys::helib_context_new(&mut raw, &params) })?;
-        let raw = NonNull::new(raw).ok_or_else(|| {
-            Error::Internal("helib_context_new succeeded but returned no context".into())
-        })?;
+        Context::from_raw(raw, Some(trim_high_zeros(&p_limbs).to_vec()))
+    }
+}
+
+impl Context {
+    /// Takes ownership of a context handle the engine just produced; `p_limbs` is its
+    /// plaintext modulus without high zero limbs, or asked of the engine if `None`.
+    pub(crate) fn from_raw(
+        raw: *mut sys::helib_context,
+        p_limbs: Option<Vec<u64>>,
+    ) -> Result<Context> {
+        let raw = NonNull::new(raw)
+            .ok_or_else(|| Error::Internal("the engine returned no context".into()))?;
         // Owned from here on: an early return below frees the handle through Drop.
         let mut inner = ContextInner {
             raw,
             info: empty_info(),
             ring_degree: 0,
             plaintext_limbs: 0,
-            p_limbs: trim_high_zeros(&p_limbs).to_vec(),
+            p_limbs: p_limbs.unwrap_or_default(),
         };
         // SAFETY: the handle is live; `inner.info` is a valid out-pointer.
         check(unsafe { sys::helib_context_get_info(raw.as_ptr(), &mut inner.info) })?;
@@ -359,6 +369,22 @@ impl ContextBuilder {
             return Err(Error::Internal(
                 "engine reports an empty ring or zero-limb plaintexts".into(),
             ));
+        }
+        if inner.p_limbs.is_empty() {
+            let mut limbs = vec![0u64; inner.plaintext_limbs];
+            let mut needed = 0usize;
+            // SAFETY: the handle is live; `limbs` is writable for its length and `needed` is a
+            // valid out-pointer.
+            check(unsafe {
+                sys::helib_context_plaintext_modulus(
+                    raw.as_ptr(),
+                    limbs.as_mut_ptr(),
+                    limbs.len(),
+                    &mut needed,
+                )
+            })?;
+            limbs.truncate(needed);
+            inner.p_limbs = trim_high_zeros(&limbs).to_vec();
         }
         Ok(Context {
             inner: Arc::new(inner),

@@ -282,7 +282,7 @@ impl GaloisKeys {
         check(unsafe {
             sys::helib_galois_keys_new(&mut raw, sk.as_ptr(), wanted.as_ptr(), wanted.len())
         })?;
-        Self::wrap(sk, raw, wanted.to_vec())
+        Self::from_raw(raw, sk.context(), Some(wanted.to_vec()))
     }
 
     /// The union of `parts`, all generated from `sk`, whose elements are `elements`.
@@ -293,27 +293,45 @@ impl GaloisKeys {
         // SAFETY: every handle is live (owned by `parts`, which outlives the call) and only
         // read; `handles` holds `handles.len()` pointers; `raw` is a valid out-pointer.
         check(unsafe { sys::helib_galois_keys_merge(&mut raw, handles.as_ptr(), handles.len()) })?;
-        Self::wrap(sk, raw, elements)
+        Self::from_raw(raw, sk.context(), Some(elements))
     }
 
-    /// Takes ownership of a handle the engine just returned.
-    fn wrap(
-        sk: &SecKey,
+    /// Takes ownership of a handle the engine just returned for `ctx`, whose elements are
+    /// `elements` (sorted, without duplicates or 1), or are asked of the engine if `None`.
+    pub(crate) fn from_raw(
         raw: *mut sys::helib_galois_keys,
-        elements: Vec<u64>,
+        ctx: &Context,
+        elements: Option<Vec<u64>>,
     ) -> Result<GaloisKeys> {
         let raw = NonNull::new(raw)
             .ok_or_else(|| Error::Internal("the engine returned no Galois keys".into()))?;
         let mut keys = GaloisKeys {
             raw,
-            ctx: sk.context().clone(),
-            secret_id: sk.id(),
-            elements,
+            ctx: ctx.clone(),
+            secret_id: 0,
+            elements: elements.unwrap_or_default(),
             size_bytes: 0,
         };
-        // SAFETY: the handle is live and only read; the out-pointer is valid. On error `keys`
-        // is dropped, which frees the handle.
+        // SAFETY (these three calls): the handle is live and only read; the out-pointers are
+        // valid, and `keys.elements` is written only after being sized to the engine's count.
+        // On error `keys` is dropped, which frees the handle.
+        check(unsafe { sys::helib_galois_keys_id(raw.as_ptr(), &mut keys.secret_id) })?;
         check(unsafe { sys::helib_galois_keys_size_bytes(raw.as_ptr(), &mut keys.size_bytes) })?;
+        if keys.elements.is_empty() {
+            let mut needed = 0usize;
+            check(unsafe {
+                sys::helib_galois_keys_elements(raw.as_ptr(), ptr::null_mut(), 0, &mut needed)
+            })?;
+            keys.elements = vec![0; needed];
+            check(unsafe {
+                sys::helib_galois_keys_elements(
+                    raw.as_ptr(),
+                    keys.elements.as_mut_ptr(),
+                    needed,
+                    &mut needed,
+                )
+            })?;
+        }
         Ok(keys)
     }
 

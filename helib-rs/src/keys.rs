@@ -2,7 +2,6 @@
 
 use std::fmt;
 use std::ptr::{self, NonNull};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use helib_bindings as sys;
@@ -11,10 +10,9 @@ use crate::context::Context;
 use crate::error::{check, Error, Result};
 
 /// Identifies a secret key so that ciphertexts under different keys are refused before the
-/// engine is called. Ids are unique within the process.
+/// engine is called: the engine's id of the key, 64 random bits drawn with it, which
+/// serialization keeps, so keys and ciphertexts read back still recognise each other.
 pub(crate) type KeyId = u64;
-
-static NEXT_KEY_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A BGV secret key: a uniform ternary polynomial sampled from the OS CSPRNG.
 ///
@@ -47,14 +45,21 @@ impl SecKey {
         let mut raw: *mut sys::helib_seckey = ptr::null_mut();
         // SAFETY: the context handle is live; `raw` is a valid out-pointer set on success.
         check(unsafe { sys::helib_seckey_new(&mut raw, ctx.as_ptr()) })?;
-        let raw = NonNull::new(raw).ok_or_else(|| {
-            Error::Internal("helib_seckey_new succeeded but returned no key".into())
-        })?;
-        Ok(SecKey {
+        Self::from_raw(raw, ctx)
+    }
+
+    /// Takes ownership of a handle the engine just produced for `ctx`.
+    pub(crate) fn from_raw(raw: *mut sys::helib_seckey, ctx: &Context) -> Result<SecKey> {
+        let raw = NonNull::new(raw)
+            .ok_or_else(|| Error::Internal("the engine returned no secret key".into()))?;
+        let mut key = SecKey {
             raw,
             ctx: ctx.clone(),
-            id: NEXT_KEY_ID.fetch_add(1, Ordering::Relaxed),
-        })
+            id: 0,
+        };
+        // SAFETY: the handle is live; the out-pointer is valid. On error `key` frees it.
+        check(unsafe { sys::helib_seckey_id(raw.as_ptr(), &mut key.id) })?;
+        Ok(key)
     }
 
     /// The context this key belongs to.
@@ -154,16 +159,22 @@ impl PubKey {
         let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
         // SAFETY: the secret-key handle is live; `raw` is a valid out-pointer set on success.
         check(unsafe { sys::helib_pubkey_new(&mut raw, sk.as_ptr()) })?;
-        let raw = NonNull::new(raw).ok_or_else(|| {
-            Error::Internal("helib_pubkey_new succeeded but returned no key".into())
-        })?;
+        Self::from_raw(raw, sk.context())
+    }
+
+    /// Takes ownership of a handle the engine just produced for `ctx`.
+    pub(crate) fn from_raw(raw: *mut sys::helib_pubkey, ctx: &Context) -> Result<PubKey> {
+        let raw = NonNull::new(raw)
+            .ok_or_else(|| Error::Internal("the engine returned no public key".into()))?;
         let mut inner = PubKeyInner {
             raw,
-            ctx: sk.context().clone(),
-            secret_id: sk.id(),
+            ctx: ctx.clone(),
+            secret_id: 0,
             size_bytes: 0,
         };
-        // SAFETY: the handle is live; the out-pointer is valid. On error `inner` frees it.
+        // SAFETY: the handle is live; the out-pointers are valid. On error `inner` frees it.
+        check(unsafe { sys::helib_pubkey_id(raw.as_ptr(), &mut inner.secret_id) })?;
+        // SAFETY: as above.
         check(unsafe { sys::helib_pubkey_size_bytes(raw.as_ptr(), &mut inner.size_bytes) })?;
         Ok(PubKey {
             inner: Arc::new(inner),

@@ -36,6 +36,11 @@
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
 //! different contexts or keys are never combined silently ([`Error::Mismatch`]).
 //!
+//! Contexts, keys and ciphertexts convert to and from bytes ([`Ctxt::to_bytes`],
+//! [`Ctxt::from_bytes`], and the same on [`Context`], [`SecKey`], [`PubKey`] and
+//! [`GaloisKeys`]), validated on reading: a data owner and a server can be different
+//! machines; [`Ctxt::to_bytes`] shows the whole exchange.
+//!
 //! # Example
 //!
 //! ```
@@ -88,6 +93,7 @@ mod periodic;
 mod ptxt;
 mod rotated_sum;
 mod self_test;
+mod serialize;
 mod slots;
 
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};

@@ -1,0 +1,341 @@
+// Writing and validated reading of contexts, keys and ciphertexts (format in serialize.h).
+#include "serialize.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ctxt.h"
+#include "errors.h"
+#include "galois.h"
+#include "keys.h"
+
+namespace helib {
+namespace {
+
+constexpr uint8_t kMagic[4] = {'B', 'P', 'H', 'E'};
+// Far above any real bound (log2 Q is at most a few thousand); beyond it a value is corrupt.
+constexpr double kMaxLog2Noise = 1e6;
+// p has at most 2048 bits (Context).
+constexpr uint32_t kMaxPLimbs = 32;
+
+const char* kind_name(ObjectKind kind) {
+    switch (kind) {
+        case ObjectKind::context: return "a context";
+        case ObjectKind::secret_key: return "a secret key";
+        case ObjectKind::public_key: return "a public key";
+        case ObjectKind::galois_keys: return "Galois keys";
+        case ObjectKind::ciphertext: return "a ciphertext";
+    }
+    return "an unknown object";
+}
+
+// FNV-1a, 64-bit: enough to tell parameter sets apart, not meant to resist forgery.
+class Fnv {
+public:
+    void add(uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h_ ^= (v >> (8 * i)) & 0xff;
+            h_ *= 0x100000001b3ULL;
+        }
+    }
+    uint64_t value() const { return h_; }
+
+private:
+    uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+// Magic, version and kind; returns the fingerprint field.
+uint64_t read_header_fields(Reader& r, ObjectKind kind) {
+    uint8_t magic[4];
+    r.bytes(magic, 4, "header");
+    if (std::memcmp(magic, kMagic, 4) != 0) corrupt("not a bigp-he object (bad magic bytes)");
+    const uint16_t version = r.u16("format version");
+    if (version != kFormatVersion)
+        corrupt("format version " + std::to_string(version) + " (this engine reads version " +
+                std::to_string(kFormatVersion) + ")");
+    const uint16_t got = r.u16("object kind");
+    if (got != static_cast<uint16_t>(kind)) {
+        const bool known = got >= 1 && got <= 5;
+        corrupt(std::string("expected ") + kind_name(kind) + ", found " +
+                (known ? kind_name(static_cast<ObjectKind>(got)) : "an unknown kind " + std::to_string(got)));
+    }
+    return r.u64("context fingerprint");
+}
+
+// Rows of `poly` (rows x n, allocated by the caller) for the primes of `basis`.
+void read_rows(Reader& r, const Context& ctx, const Basis& basis, RnsPoly& poly, const char* what) {
+    for (size_t i = 0; i < basis.size(); ++i) r.words_below(poly.row(i), ctx.n(), ctx.prime(basis[i]), what);
+}
+
+}  // namespace
+
+void corrupt(const std::string& what) { throw InvalidArgument("corrupt data: " + what); }
+
+void Reader::require(size_t len, const char* what) const {
+    if (len > remaining())
+        corrupt(std::string("truncated ") + what + " (" + std::to_string(len) + " bytes needed, " +
+                std::to_string(remaining()) + " left)");
+}
+
+void Reader::bytes(void* out, size_t len, const char* what) {
+    require(len, what);
+    if (len > 0) std::memcpy(out, data_ + pos_, len);
+    pos_ += len;
+}
+
+uint16_t Reader::u16(const char* what) {
+    uint16_t v;
+    bytes(&v, sizeof v, what);
+    return v;
+}
+
+uint32_t Reader::u32(const char* what) {
+    uint32_t v;
+    bytes(&v, sizeof v, what);
+    return v;
+}
+
+uint64_t Reader::u64(const char* what) {
+    uint64_t v;
+    bytes(&v, sizeof v, what);
+    return v;
+}
+
+double Reader::f64(const char* what) {
+    double v;
+    bytes(&v, sizeof v, what);
+    return v;
+}
+
+void Reader::words_below(uint64_t* out, size_t count, uint64_t bound, const char* what) {
+    if (count > remaining() / sizeof(uint64_t)) corrupt(std::string("truncated ") + what);
+    bytes(out, count * sizeof(uint64_t), what);
+    uint64_t worst = 0;
+    for (size_t i = 0; i < count; ++i) worst = out[i] > worst ? out[i] : worst;
+    if (worst >= bound) corrupt(std::string(what) + ": a residue is not below its prime");
+}
+
+void Reader::expect_end() const {
+    if (remaining() != 0) corrupt(std::to_string(remaining()) + " unexpected bytes after the object");
+}
+
+uint64_t context_fingerprint(const Context& ctx) {
+    Fnv h;
+    h.add(ctx.m());
+    h.add(ctx.p_limbs());
+    for (u64 limb : ctx.p_limb_vec()) h.add(limb);
+    h.add(ctx.num_chain());
+    h.add(ctx.num_special());
+    for (size_t i = 0; i < ctx.num_primes(); ++i) h.add(ctx.prime(i));
+    h.add(ctx.num_digits());
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        h.add(ctx.digit_begin(j));
+        h.add(ctx.digit_end(j));
+    }
+    return h.value();
+}
+
+void write_header(Writer& w, ObjectKind kind, const Context& ctx) {
+    w.bytes(kMagic, 4);
+    w.u16(kFormatVersion);
+    w.u16(static_cast<uint16_t>(kind));
+    w.u64(context_fingerprint(ctx));
+}
+
+void read_header(Reader& r, ObjectKind kind, const Context& ctx) {
+    if (read_header_fields(r, kind) != context_fingerprint(ctx))
+        throw Mismatch(std::string("the data holds ") + kind_name(kind) +
+                       " of another context (its parameters differ from this one's)");
+}
+
+// ---- context
+
+void save_context(Writer& w, const Context& ctx) {
+    write_header(w, ObjectKind::context, ctx);
+    w.u64(ctx.m());
+    w.u32(ctx.requested_ciphertext_bits());
+    w.u32(static_cast<uint32_t>(ctx.requested_digits()));
+    w.u32(static_cast<uint32_t>(ctx.p_limbs()));
+    w.words(ctx.p_limb_vec().data(), ctx.p_limbs());
+}
+
+std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
+    const uint64_t fingerprint = read_header_fields(r, ObjectKind::context);
+    ContextParams params;
+    params.m = r.u64("m");
+    params.ciphertext_bits = r.u32("ciphertext bits");
+    params.ks_digits = r.u32("key-switching digits");
+    params.allow_insecure = allow_insecure;
+    const uint32_t limbs = r.u32("limb count of p");
+    if (limbs == 0 || limbs > kMaxPLimbs) corrupt("p has " + std::to_string(limbs) + " limbs (1..32 allowed)");
+    std::vector<u64> p(limbs);
+    r.words_below(p.data(), limbs, ~u64(0), "p");
+    r.expect_end();
+    params.p = zz_from_limbs(p.data(), limbs);
+    auto ctx = std::make_shared<const Context>(params);
+    if (context_fingerprint(*ctx) != fingerprint)
+        throw Mismatch("these parameters give another context here than where the data was written "
+                       "(different primes: an engine of another version?)");
+    return ctx;
+}
+
+// ---- keys
+
+void KeySwitchKey::save(Writer& w) const {
+    w.bytes(seed.data(), seed.size());
+    w.u32(static_cast<uint32_t>(b.size()));
+    for (const RnsPoly& poly : b) w.words(poly.data.data(), poly.data.size());
+}
+
+KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx) {
+    KeySwitchKey key;
+    r.bytes(key.seed.data(), key.seed.size(), "key seed");
+    const uint32_t digits = r.u32("digit count");
+    if (digits != ctx.num_digits())
+        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context has " +
+                std::to_string(ctx.num_digits()) + ")");
+    const Basis full = extended_basis(ctx, ctx.num_chain());
+    r.require(digits * full.size() * ctx.n() * sizeof(u64), "key-switching key");
+    for (uint32_t j = 0; j < digits; ++j) {
+        RnsPoly b = RnsPoly::uninit(full.size(), ctx.n());
+        read_rows(r, ctx, full, b, "key-switching key");
+        key.b.push_back(std::move(b));
+        key.a.push_back(expand_switch_key_a(ctx, key.seed, j));
+    }
+    return key;
+}
+
+void SecKey::save(Writer& w) const {
+    write_header(w, ObjectKind::secret_key, *ctx_);
+    w.u64(id_);
+    // A byte at a time: no second copy of the secret in memory.
+    for (int32_t c : s_) {
+        const int8_t b = static_cast<int8_t>(c);
+        w.bytes(&b, 1);
+    }
+}
+
+SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    read_header(r, ObjectKind::secret_key, *ctx);
+    const uint64_t id = r.u64("key id");
+    if (id == 0) corrupt("key id 0");
+    r.require(ctx->n(), "secret coefficients");
+    std::vector<int32_t> s(ctx->n());
+    for (int32_t& c : s) {
+        int8_t b;
+        r.bytes(&b, 1, "secret coefficients");
+        if (b < -1 || b > 1) corrupt("a secret coefficient outside {-1, 0, 1}");
+        c = b;
+    }
+    return SecKey(std::move(ctx), id, std::move(s));
+}
+
+void PubKey::save(Writer& w) const {
+    write_header(w, ObjectKind::public_key, *ctx_);
+    w.u64(id_);
+    w.bytes(a_seed_.data(), a_seed_.size());
+    w.words(b_.data.data(), b_.data.size());
+    relin_.save(w);
+}
+
+PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    const Context& c = *ctx;
+    read_header(r, ObjectKind::public_key, c);
+    PubKey pk;
+    pk.id_ = r.u64("key id");
+    if (pk.id_ == 0) corrupt("key id 0");
+    r.bytes(pk.a_seed_.data(), pk.a_seed_.size(), "public key seed");
+    const Basis chain = chain_basis(c, c.num_chain());
+    r.require(chain.size() * c.n() * sizeof(u64), "public key");
+    pk.b_ = RnsPoly::uninit(chain.size(), c.n());
+    read_rows(r, c, chain, pk.b_, "public key");
+    pk.relin_ = KeySwitchKey::load(r, c);
+    Prng expand(pk.a_seed_, 0, kPublicRounds);
+    pk.a_ = sample_uniform(c, expand, chain);
+    pk.ctx_ = std::move(ctx);
+    return pk;
+}
+
+void GaloisKeys::save(Writer& w) const {
+    write_header(w, ObjectKind::galois_keys, *ctx_);
+    w.u64(id_);
+    w.u32(static_cast<uint32_t>(keys_.size()));
+    for (const auto& [g, entry] : keys_) {  // std::map: increasing g
+        w.u64(g);
+        entry->key.save(w);
+    }
+}
+
+GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    const Context& c = *ctx;
+    read_header(r, ObjectKind::galois_keys, c);
+    GaloisKeys keys;
+    keys.id_ = r.u64("key id");
+    if (keys.id_ == 0) corrupt("key id 0");
+    const uint32_t count = r.u32("key count");
+    // Each key holds at least its element and one row per prime and digit.
+    const size_t min_key = 8 + c.num_digits() * c.num_primes() * c.n() * sizeof(u64);
+    if (count > c.n() || count * min_key > r.remaining())
+        corrupt(std::to_string(count) + " Galois keys announced, but the data holds fewer");
+    uint64_t previous = 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t g = r.u64("Galois element");
+        if (g <= previous || g % 2 == 0 || g >= 2 * static_cast<uint64_t>(c.n()))
+            corrupt("Galois element " + std::to_string(g) +
+                    " (elements must be odd, in (1, 2N), and in increasing order)");
+        previous = g;
+        auto entry = std::make_shared<Entry>();
+        entry->key = KeySwitchKey::load(r, c);
+        entry->perm = galois_permutation(c.n(), g);
+        keys.keys_.emplace(g, std::move(entry));
+    }
+    keys.ctx_ = std::move(ctx);
+    return keys;
+}
+
+// ---- ciphertexts
+
+void Ctxt::save(Writer& w) const {
+    const Context& ctx = *ctx_;
+    if (c0_.rows != level_ || c1_.rows != level_)
+        throw std::logic_error("ciphertext rows do not match its level");
+    write_header(w, ObjectKind::ciphertext, ctx);
+    w.u64(key_id_);
+    w.u32(static_cast<uint32_t>(level_));
+    w.f64(log2_noise_);
+    std::vector<u64> factor(ctx.p_limbs());
+    zz_to_limbs(factor_, factor.data(), factor.size());
+    w.words(factor.data(), factor.size());
+    w.words(c0_.data.data(), c0_.data.size());
+    w.words(c1_.data.data(), c1_.data.size());
+}
+
+Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
+    const Context& c = *ctx;
+    read_header(r, ObjectKind::ciphertext, c);
+    const uint64_t id = r.u64("key id");
+    if (id != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
+    const uint32_t level = r.u32("level");
+    if (level < 1 || level > c.num_chain())
+        corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
+                ")");
+    const double noise = r.f64("noise bound");
+    if (!(noise >= 0) || (!std::isinf(noise) && noise > kMaxLog2Noise)) corrupt("a noise bound out of range");
+    std::vector<u64> limbs(c.p_limbs());
+    r.words_below(limbs.data(), limbs.size(), ~u64(0), "plaintext factor");
+    const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
+    if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
+    const Basis chain = chain_basis(c, level);
+    r.require(2 * chain.size() * c.n() * sizeof(u64), "ciphertext");
+    Ctxt out(std::move(ctx), id, level);
+    out.log2_noise_ = noise;
+    out.factor_ = factor;
+    out.c0_ = RnsPoly::uninit(level, c.n());
+    out.c1_ = RnsPoly::uninit(level, c.n());
+    read_rows(r, c, chain, out.c0_, "ciphertext");
+    read_rows(r, c, chain, out.c1_, "ciphertext");
+    return out;
+}
+
+}  // namespace helib

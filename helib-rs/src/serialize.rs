@@ -1,0 +1,222 @@
+//! The byte form of contexts, keys and ciphertexts (`to_bytes` / `from_bytes`): how a data
+//! owner stores its keys and ships ciphertexts and evaluation keys to a server, and how the
+//! results come back.
+//!
+//! Every object starts with a header that names its kind and its context's fingerprint (a
+//! hash of `m`, `p`, every prime and the key-switching digits). Reading validates everything
+//! before use: a truncated, over-long or altered byte string is [`Error::InvalidArgument`]
+//! (`"corrupt data: ..."`), and well-formed bytes of another context, or a ciphertext under
+//! another secret key than the given public key's, are [`Error::Mismatch`]. The uniform
+//! halves of the public and Galois keys travel as 32-byte seeds, which halves the keys on
+//! the wire. Nothing authenticates the bytes: accept them only from where you would accept
+//! the data itself. The byte layout is described in `helib-fork/src/serialize.h`.
+
+use std::ptr;
+
+use helib_bindings as sys;
+
+use crate::context::Context;
+use crate::ctxt::Ctxt;
+use crate::error::{check, Error, Result};
+use crate::galois::GaloisKeys;
+use crate::keys::{PubKey, SecKey};
+
+/// Runs an engine serializer twice: for the size, then into a buffer of that size.
+fn collect_bytes(
+    write: impl Fn(*mut u8, usize, &mut usize) -> sys::helib_status,
+) -> Result<Vec<u8>> {
+    let mut needed = 0usize;
+    check(write(ptr::null_mut(), 0, &mut needed))?;
+    let mut out: Vec<u8> = Vec::new();
+    out.try_reserve_exact(needed)
+        .map_err(|_| Error::OutOfMemory)?;
+    // Written into the spare capacity, without zero-filling it first (tens of MiB for keys).
+    let mut written = 0usize;
+    check(write(out.as_mut_ptr(), needed, &mut written))?;
+    if written != needed {
+        return Err(Error::Internal(format!(
+            "the engine wrote {written} bytes where it announced {needed}"
+        )));
+    }
+    // SAFETY: the capacity is at least `needed`, and on success the engine has written every
+    // one of the `needed` bytes (its serializers write the whole announced length, and
+    // `written` confirms the length).
+    unsafe { out.set_len(needed) };
+    Ok(out)
+}
+
+impl Context {
+    /// The parameters as bytes: `m`, `p`, and the requested modulus size and key-switching
+    /// digits (the primes follow from them; the fingerprint in the header checks that).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the context handle is live; `out` is null (size query) or writable for
+            // `len` bytes; `needed` is a valid out-pointer.
+            unsafe { sys::helib_context_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Rebuilds a context from [`to_bytes`](Self::to_bytes), refusing parameters below
+    /// 128-bit security ([`Error::InsecureParameters`]) as
+    /// [`ContextBuilder::build`](crate::ContextBuilder::build) does. Fails with
+    /// [`Error::Mismatch`] if this engine derives other primes from the parameters than the
+    /// writer did.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Context> {
+        Self::from_bytes_with(bytes, false)
+    }
+
+    /// As [`from_bytes`](Self::from_bytes), accepting parameters below 128-bit security
+    /// (as [`ContextBuilder::allow_insecure`](crate::ContextBuilder::allow_insecure); the
+    /// bytes themselves never opt out). Only for tests and demos.
+    pub fn from_bytes_allow_insecure(bytes: &[u8]) -> Result<Context> {
+        Self::from_bytes_with(bytes, true)
+    }
+
+    fn from_bytes_with(bytes: &[u8], allow_insecure: bool) -> Result<Context> {
+        let mut raw: *mut sys::helib_context = ptr::null_mut();
+        // SAFETY: `bytes` is readable for its length; `raw` is a valid out-pointer set only
+        // on success.
+        check(unsafe {
+            sys::helib_context_deserialize(
+                &mut raw,
+                bytes.as_ptr(),
+                bytes.len(),
+                i32::from(allow_insecure),
+            )
+        })?;
+        Context::from_raw(raw, None)
+    }
+}
+
+impl SecKey {
+    /// The secret key as bytes.
+    ///
+    /// **Sensitive**: whoever holds these bytes can decrypt every ciphertext under this key.
+    /// Store them as you would any private key (encrypted at rest, never sent to the server).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the key handle is live; `out` is null or writable for `len` bytes;
+            // `needed` is a valid out-pointer.
+            unsafe { sys::helib_seckey_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Reads a secret key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<SecKey> {
+        let mut raw: *mut sys::helib_seckey = ptr::null_mut();
+        // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_seckey_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        SecKey::from_raw(raw, ctx)
+    }
+}
+
+impl PubKey {
+    /// The public key and its relinearization key as bytes (the uniform parts as seeds).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the key handle is live; `out` is null or writable for `len` bytes;
+            // `needed` is a valid out-pointer.
+            unsafe { sys::helib_pubkey_serialize(self.inner.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Reads a public key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<PubKey> {
+        let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
+        // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_pubkey_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        PubKey::from_raw(raw, ctx)
+    }
+}
+
+impl GaloisKeys {
+    /// The keys as bytes: about half of [`size_bytes`](Self::size_bytes), since each key's
+    /// uniform part travels as a seed. Reading expands the seeds again (a fraction of the
+    /// time generation takes).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the key-set handle is live; `out` is null or writable for `len` bytes;
+            // `needed` is a valid out-pointer.
+            unsafe { sys::helib_galois_keys_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Reads keys written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<GaloisKeys> {
+        let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
+        // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_galois_keys_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        GaloisKeys::from_raw(raw, ctx, None)
+    }
+}
+
+impl Ctxt {
+    /// The ciphertext as bytes, with its level, noise bound and plaintext factor: `2 x level
+    /// x N` words and a small header.
+    ///
+    /// # Example: a data owner and a server that share only bytes
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// // Data owner: parameters, keys, a packed vector.
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).allow_insecure(true).build()?; // toy size: see Context::bn254
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().step(1))?;
+    /// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
+    /// let x: Vec<Fr> = (0..2048u64).map(Fr::from).collect();
+    /// let ct = pk.encrypt_slots(&enc, &x)?;
+    /// let to_server = [ctx.to_bytes()?, pk.to_bytes()?, gk.to_bytes()?, ct.to_bytes()?];
+    ///
+    /// // Server: no secret key, only bytes.
+    /// let s_ctx = Context::from_bytes_allow_insecure(&to_server[0])?;
+    /// let s_pk = PubKey::from_bytes(&s_ctx, &to_server[1])?;
+    /// let s_gk = GaloisKeys::from_bytes(&s_ctx, &to_server[2])?;
+    /// let mut s_ct = Ctxt::from_bytes(&s_pk, &to_server[3])?;
+    /// s_ct.rotate_rows(1, &s_gk)?;
+    /// let back = s_ct.to_bytes()?;
+    ///
+    /// // Data owner again.
+    /// let y = sk.decrypt_slots(&enc, &Ctxt::from_bytes(&pk, &back)?)?;
+    /// assert_eq!(y[0], Fr::from(1u64));
+    /// assert!(Ctxt::from_bytes(&pk, &back[..back.len() - 1]).is_err()); // truncated
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the ciphertext handle is live and only read; `out` is null or writable
+            // for `len` bytes; `needed` is a valid out-pointer.
+            unsafe { sys::helib_ctxt_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Reads a ciphertext written by [`to_bytes`](Self::to_bytes) and attaches it to `pk`
+    /// (multiplication relinearizes with `pk`'s key), which must belong to the secret key it
+    /// is encrypted under ([`Error::Mismatch`] otherwise).
+    ///
+    /// The noise bound is taken from the bytes: a sender who understates it only makes the
+    /// results on its own ciphertexts unreliable.
+    pub fn from_bytes(pk: &PubKey, bytes: &[u8]) -> Result<Ctxt> {
+        let mut raw: *mut sys::helib_ctxt = ptr::null_mut();
+        // SAFETY: the key handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_ctxt_deserialize(&mut raw, pk.inner.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        Ctxt::from_raw(raw, &pk.inner)
+    }
+}
