@@ -9,10 +9,12 @@
 //! ```
 //!
 //! `owner` writes `DIR/public/` (context, public key, Galois keys, the encrypted input and the
-//! request) for the server, and keeps `DIR/owner/` (secret key, plain input) to itself.
-//! `server` reads only `DIR/public/` and writes the encrypted result there. `verify` decrypts
-//! it and compares it with `ark_poly::Radix2EvaluationDomain::fft`. Exit status: 0 verified,
-//! 1 mismatch, 2 usage or engine error.
+//! request) for the server, and keeps `DIR/owner/` (secret key, plain input, its own copies of
+//! the context and public key; the secret key file readable by its owner only) to itself.
+//! `server` reads only `DIR/public/` and writes the encrypted result there. `verify` reads the
+//! result and everything else from `DIR/owner/`, decrypts, and compares with
+//! `ark_poly::Radix2EvaluationDomain::fft`. Exit status: 0 verified, 1 mismatch, 2 usage or
+//! engine error.
 
 use std::error::Error as StdError;
 use std::fs;
@@ -85,6 +87,20 @@ fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
     Ok(())
 }
 
+/// Writes a file only its owner can read (where the OS has such permissions).
+fn write_private(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
+    use std::io::Write;
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(bytes)?;
+    Ok(())
+}
+
 fn read(path: PathBuf) -> Result<Vec<u8>, BoxError> {
     Ok(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
 }
@@ -139,7 +155,10 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
         println!("owner: input-{i}.ct   {:>9.2} MiB", mib(bytes.len()));
         write(public(&format!("input-{i}.ct")), &bytes)?;
     }
-    write(dir.join("owner").join("secret.bin"), &sk.to_bytes()?)?;
+    write_private(dir.join("owner").join("secret.bin"), &sk.to_bytes()?)?;
+    // The owner's own copies: what the server can write is not trusted for verification.
+    write(dir.join("owner").join("context.bin"), &files[0].1)?;
+    write(dir.join("owner").join("pubkey.bin"), &files[1].1)?;
     let plain: String = x.iter().map(|v| format!("{v}\n")).collect();
     write(dir.join("owner").join("input.txt"), plain.as_bytes())?;
     println!(
@@ -161,11 +180,12 @@ fn request(dir: &Path) -> Result<(usize, usize), BoxError> {
     }
 }
 
-/// The context as the files describe it: toy rings are accepted only because the owner chose
-/// one (a real server would refuse them).
-fn read_context(dir: &Path) -> Result<Context, BoxError> {
+/// The context in `DIR/<side>/context.bin`. Toy rings are accepted because this demo's owner
+/// may choose one (`--small`); a real server would build its own context for the parameters
+/// it serves and refuse the rest.
+fn read_context(dir: &Path, side: &str) -> Result<Context, BoxError> {
     Ok(Context::from_bytes_allow_insecure(&read(
-        dir.join("public").join("context.bin"),
+        dir.join(side).join("context.bin"),
     )?)?)
 }
 
@@ -174,7 +194,7 @@ fn server(dir: &Path) -> Result<bool, BoxError> {
     let public = |name: &str| dir.join("public").join(name);
     let (size, count) = request(dir)?;
     let load = Instant::now();
-    let ctx = read_context(dir)?;
+    let ctx = read_context(dir, "public")?;
     let pk = PubKey::from_bytes(&ctx, &read(public("pubkey.bin"))?)?;
     let gk = GaloisKeys::from_bytes(&ctx, &read(public("galois.bin"))?)?;
     let cts = (0..count)
@@ -204,9 +224,9 @@ fn server(dir: &Path) -> Result<bool, BoxError> {
 
 fn verify(dir: &Path) -> Result<bool, BoxError> {
     let (size, count) = request(dir)?;
-    let ctx = read_context(dir)?;
+    let ctx = read_context(dir, "owner")?;
     let sk = SecKey::from_bytes(&ctx, &read(dir.join("owner").join("secret.bin"))?)?;
-    let pk = PubKey::from_bytes(&ctx, &read(dir.join("public").join("pubkey.bin"))?)?;
+    let pk = PubKey::from_bytes(&ctx, &read(dir.join("owner").join("pubkey.bin"))?)?;
     let x = String::from_utf8(read(dir.join("owner").join("input.txt"))?)?
         .lines()
         .map(|l| {

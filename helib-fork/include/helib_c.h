@@ -65,7 +65,8 @@ const char *helib_last_error(void);
  * peak. Fails (HELIB_ERR_INVALID_ARGUMENT) where the C library offers no such control. */
 helib_status helib_retain_freed_memory(void);
 
-/* Known-answer self-test of the random generator: the ChaCha20 block of RFC 8439 (2.3.2), and,
+/* Known-answer self-test of the random generator: the ChaCha20 block of RFC 8439 (2.3.2), the
+ * expansion of key seeds (which serialized keys depend on), and,
  * where the CPU has AVX2, the vector keystream and rejection sampler against the scalar ones and
  * the vector basis-conversion kernel against the scalar one at its bounds.
  * HELIB_ERR_INTERNAL on a mismatch. */
@@ -244,11 +245,15 @@ helib_status helib_ctxt_rotated_inner_product(helib_ctxt **out, const helib_ctxt
  * helib-fork/src/serialize.h). Every object starts with a header naming its kind and its
  * context's fingerprint; the uniform halves of keys travel as 32-byte seeds.
  *
- * _serialize follows the size query (out = NULL: *needed is the length in bytes).
+ * _serialize follows the size query (out = NULL: *needed is the length in bytes); after a
+ * successful write, *needed (when not NULL) is the number of bytes written.
  * _deserialize validates everything before use: malformed, truncated or over-long data is
  * HELIB_ERR_INVALID_ARGUMENT ("corrupt data: ..."); well-formed data of another context, or a
  * ciphertext under another secret key than the given public key's, is HELIB_ERR_MISMATCH.
- * Nothing authenticates the data: check its origin as for any input. */
+ * Nothing authenticates the data (the fingerprint and key ids catch mistakes, not forgeries):
+ * check its origin as for any input. Keys and ciphertexts are allocated only once the data is
+ * long enough to fill them; a context is built as its parameters say (GiBs of tables at the
+ * largest ring), so a server with fixed parameters builds its own context instead. */
 
 /* The parameters (m, p, requested ciphertext bits and digits). Deserializing rebuilds the
  * context, with the 128-bit gate unless allow_insecure is non-zero (the data cannot opt out),

@@ -87,7 +87,7 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
     if (noise_budget() <= 0) {
         const std::string bound = std::isinf(log2_noise_)
                                       ? std::string("unbounded (the budget ran out earlier)")
-                                      : "2^" + std::to_string(static_cast<int>(log2_noise_));
+                                      : "2^" + std::to_string(std::llround(std::min(log2_noise_, 1e15)));
         throw NoiseBudgetExhausted("noise budget exhausted: tracked noise bound " + bound +
                                    " against a modulus of 2^" +
                                    std::to_string(static_cast<int>(log2_modulus())) +

@@ -48,7 +48,7 @@ GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
     const Context& ctx = *ctx_;
     for (uint64_t g : elements) check_galois_element(ctx, g);
     for (uint64_t g : elements) {
-        if (keys_.count(g)) continue;
+        if (g == 1 || keys_.count(g)) continue;  // the identity needs no key
         auto entry = std::make_shared<Entry>();
         entry->perm = galois_permutation(ctx.n(), g);
         RnsPoly under;  // sigma^-1(s) over the full basis

@@ -94,6 +94,15 @@ void random_self_test() {
     Prng(key, 0x4a000000).block(counter, out);
     if (std::memcmp(out, expected, sizeof out) != 0)
         throw std::runtime_error("ChaCha20 self-test: the RFC 8439 block does not match");
+    // Known answer of the public expansion (ChaCha12 and rejection sampling): serialized keys
+    // carry only the seeds of their uniform halves, so this output must not change without a
+    // new format version (serialize.h).
+    static const uint64_t expanded[4] = {0x1e604685f0c7bULL, 0x5e277d70760dULL, 0x150ce82c78783ULL,
+                                         0x1b3efc55817eaULL};
+    uint64_t got[4];
+    Prng(key, 5, kPublicRounds).uniform_row(got, 4, (1ULL << 49) + 12345);
+    if (std::memcmp(got, expanded, sizeof got) != 0)
+        throw std::runtime_error("seed expansion self-test: the uniform rows differ from the format's");
     // The eight-block AVX2 kernel gives the scalar keystream, for both round counts, here with
     // counters whose low word wraps inside the batch.
     if (!cpu_has_avx2()) return;

@@ -2,6 +2,7 @@
 #include "serialize.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,6 @@ namespace helib {
 namespace {
 
 constexpr uint8_t kMagic[4] = {'B', 'P', 'H', 'E'};
-// Far above any real bound (log2 Q is at most a few thousand); beyond it a value is corrupt.
-constexpr double kMaxLog2Noise = 1e6;
 // p has at most 2048 bits (Context).
 constexpr uint32_t kMaxPLimbs = 32;
 
@@ -127,7 +126,10 @@ uint64_t context_fingerprint(const Context& ctx) {
     for (u64 limb : ctx.p_limb_vec()) h.add(limb);
     h.add(ctx.num_chain());
     h.add(ctx.num_special());
-    for (size_t i = 0; i < ctx.num_primes(); ++i) h.add(ctx.prime(i));
+    for (size_t i = 0; i < ctx.num_primes(); ++i) {
+        h.add(ctx.prime(i));
+        h.add(ctx.ntt(i).psi());  // the NTT form of every row depends on it
+    }
     h.add(ctx.num_digits());
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         h.add(ctx.digit_begin(j));
@@ -170,7 +172,7 @@ std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
     const uint32_t limbs = r.u32("limb count of p");
     if (limbs == 0 || limbs > kMaxPLimbs) corrupt("p has " + std::to_string(limbs) + " limbs (1..32 allowed)");
     std::vector<u64> p(limbs);
-    r.words_below(p.data(), limbs, ~u64(0), "p");
+    r.bytes(p.data(), limbs * sizeof(u64), "p");
     r.expect_end();
     params.p = zz_from_limbs(p.data(), limbs);
     auto ctx = std::make_shared<const Context>(params);
@@ -209,7 +211,7 @@ KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx) {
 void SecKey::save(Writer& w) const {
     write_header(w, ObjectKind::secret_key, *ctx_);
     w.u64(id_);
-    // A byte at a time: no second copy of the secret in memory.
+    // A byte at a time, without a temporary copy of the secret.
     for (int32_t c : s_) {
         const int8_t b = static_cast<int8_t>(c);
         w.bytes(&b, 1);
@@ -320,10 +322,12 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     if (level < 1 || level > c.num_chain())
         corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
                 ")");
-    const double noise = r.f64("noise bound");
-    if (!(noise >= 0) || (!std::isinf(noise) && noise > kMaxLog2Noise)) corrupt("a noise bound out of range");
+    double noise = r.f64("noise bound");
+    if (!(noise >= 0)) corrupt("a noise bound out of range");  // NaN too
+    // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.
+    if (noise > c.log2_q(level)) noise = std::numeric_limits<double>::infinity();
     std::vector<u64> limbs(c.p_limbs());
-    r.words_below(limbs.data(), limbs.size(), ~u64(0), "plaintext factor");
+    r.bytes(limbs.data(), limbs.size() * sizeof(u64), "plaintext factor");
     const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
     if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
     const Basis chain = chain_basis(c, level);

@@ -9,8 +9,15 @@
 // Reading validates everything before it is used: magic, version, kind, fingerprint, every
 // count against the context, every residue below its prime, every secret coefficient in
 // {-1, 0, 1}, no trailing bytes. Anything else is InvalidArgument ("corrupt data: ..."), or
-// Mismatch for well-formed data of another context or secret key. Allocation happens only
-// after the data was found long enough to fill it.
+// Mismatch for well-formed data of another context or secret key. Keys and ciphertexts are
+// allocated only after the data was found long enough to fill them. A context is different: a
+// few bytes describe it, and building it takes what the parameters take (up to GiBs of tables
+// at the largest ring), so a server that serves fixed parameters builds its own context and
+// lets the fingerprints check what it reads against it.
+//
+// Bump kFormatVersion whenever the bytes' meaning changes, including the seed expansion of the
+// "a" parts (ChaCha12 and the rejection sampler, random.h) and the choice of primes or roots,
+// which the fingerprint covers only through the primes and roots it can see.
 //
 // The uniform "a" parts of public and key-switching keys are not stored: their 32-byte seed is,
 // and reading expands it again (keys.h), which halves the size of the keys on the wire.
@@ -20,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "context.h"
@@ -40,13 +48,17 @@ enum class ObjectKind : uint16_t {
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
 
-// Appends to a caller's buffer, or with no buffer only counts, so that the size query and the
-// write run the same code.
+// Appends to a caller's buffer of `capacity` bytes, or with no buffer only counts, so that the
+// size query and the write run the same code. Never writes past the capacity.
 class Writer {
 public:
-    explicit Writer(uint8_t* out = nullptr) : out_(out) {}
+    Writer() = default;
+    Writer(uint8_t* out, size_t capacity) : out_(out), capacity_(capacity) {}
     void bytes(const void* p, size_t len) {
-        if (out_ != nullptr && len > 0) std::memcpy(out_ + pos_, p, len);
+        if (out_ != nullptr && len > 0) {
+            if (len > capacity_ - pos_) throw std::logic_error("serialization wrote more than it counted");
+            std::memcpy(out_ + pos_, p, len);
+        }
         pos_ += len;
     }
     void u16(uint16_t v) { bytes(&v, sizeof v); }
@@ -57,7 +69,8 @@ public:
     size_t size() const { return pos_; }
 
 private:
-    uint8_t* out_;
+    uint8_t* out_ = nullptr;
+    size_t capacity_ = 0;
     size_t pos_ = 0;
 };
 

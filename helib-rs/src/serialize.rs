@@ -38,9 +38,9 @@ fn collect_bytes(
             "the engine wrote {written} bytes where it announced {needed}"
         )));
     }
-    // SAFETY: the capacity is at least `needed`, and on success the engine has written every
-    // one of the `needed` bytes (its serializers write the whole announced length, and
-    // `written` confirms the length).
+    // SAFETY: the capacity is at least `needed`; on success the engine reports in `written`
+    // how many bytes it wrote from the start of the buffer (it never writes past the length
+    // it was given), and that is all `needed` of them.
     unsafe { out.set_len(needed) };
     Ok(out)
 }
@@ -56,7 +56,12 @@ impl Context {
         })
     }
 
-    /// Rebuilds a context from [`to_bytes`](Self::to_bytes), refusing parameters below
+    /// Rebuilds a context from [`to_bytes`](Self::to_bytes). Building takes what the
+    /// parameters take (tables of up to GiBs at the largest rings): a server that serves
+    /// fixed parameters should build its own context and read keys and ciphertexts against
+    /// it, whose fingerprints then refuse anything else.
+    ///
+    /// Refuses parameters below
     /// 128-bit security ([`Error::InsecureParameters`]) as
     /// [`ContextBuilder::build`](crate::ContextBuilder::build) does. Fails with
     /// [`Error::Mismatch`] if this engine derives other primes from the parameters than the
@@ -93,6 +98,8 @@ impl SecKey {
     ///
     /// **Sensitive**: whoever holds these bytes can decrypt every ciphertext under this key.
     /// Store them as you would any private key (encrypted at rest, never sent to the server).
+    /// The returned `Vec` is not wiped when dropped; wrap it (e.g. in the `zeroize` crate's
+    /// types) if that matters to you.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         collect_bytes(|out, len, needed| {
             // SAFETY: the key handle is live; `out` is null or writable for `len` bytes;

@@ -424,3 +424,115 @@ fn foreign_objects_are_mismatches() {
         other => panic!("toy context read without opting out: {other:?}"),
     }
 }
+
+#[test]
+fn a_plaintext_modulus_with_all_ones_limbs_round_trips() {
+    // p = 2^127 - 1: its low limb is u64::MAX, a value no range check may refuse.
+    let ctx = Context::builder()
+        .ring_degree(N)
+        .plaintext_modulus_limbs(&[u64::MAX, (1 << 63) - 1])
+        .ciphertext_bits(600)
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let back = Context::from_bytes_allow_insecure(&ctx.to_bytes().unwrap()).unwrap();
+    assert_eq!(back.plaintext_modulus_limbs(), &[u64::MAX, (1 << 63) - 1]);
+    assert_eq!(back.primes().unwrap(), ctx.primes().unwrap());
+}
+
+#[test]
+fn keys_read_back_give_bit_identical_results() {
+    let f = fixture();
+    let pk_bytes = f.pk.to_bytes().unwrap();
+    let gk_bytes = keys().to_bytes().unwrap();
+    let pk = PubKey::from_bytes(&f.ctx, &pk_bytes).unwrap();
+    let gk = GaloisKeys::from_bytes(&f.ctx, &gk_bytes).unwrap();
+    assert_eq!(pk.to_bytes().unwrap(), pk_bytes);
+    assert_eq!(gk.to_bytes().unwrap(), gk_bytes);
+    // Key switching is deterministic, so keys whose expanded halves match give equal bytes.
+    let ct = encrypt(&random_poly(&mut rng(10), N as usize));
+    let original = ct.rotated_rows(-2, keys()).unwrap().to_bytes().unwrap();
+    assert_eq!(
+        ct.rotated_rows(-2, &gk).unwrap().to_bytes().unwrap(),
+        original
+    );
+    let same_ct = Ctxt::from_bytes(&pk, &ct.to_bytes().unwrap()).unwrap();
+    let product = (&ct * &ct).unwrap().to_bytes().unwrap();
+    assert_eq!((&same_ct * &same_ct).unwrap().to_bytes().unwrap(), product);
+}
+
+#[test]
+fn damaged_keys_and_contexts_are_refused() {
+    let f = fixture();
+    let sk = f.sk.to_bytes().unwrap();
+    for bad in [0xfe_u8, 0x80] {
+        expect_corrupt(
+            SecKey::from_bytes(&f.ctx, &patched(&sk, HEADER + 8 + 17, &[bad])),
+            "{-1, 0, 1}",
+            "coefficient",
+        );
+    }
+    // Public key: id (8), seed (32), then b's rows.
+    let pk = f.pk.to_bytes().unwrap();
+    expect_corrupt(
+        PubKey::from_bytes(&f.ctx, &patched(&pk, HEADER + 40, &[0xff; 8])),
+        "not below its prime",
+        "pk row",
+    );
+    expect_corrupt(
+        PubKey::from_bytes(&f.ctx, &patched(&pk, pk.len() - 8, &[0xff; 8])),
+        "not below its prime",
+        "relin row",
+    );
+
+    // Galois keys: id (8), count (4), then per key its element (8), seed (32), digits (4), rows.
+    let gk = keys().to_bytes().unwrap();
+    let count = keys().elements().len();
+    let per_key = (gk.len() - HEADER - 12) / count;
+    let first = HEADER + 12;
+    let load = |b: &[u8]| GaloisKeys::from_bytes(&f.ctx, b);
+    expect_corrupt(
+        load(&patched(&gk, first + 44, &[0xff; 8])),
+        "not below its prime",
+        "key row",
+    );
+    expect_corrupt(
+        load(&patched(&gk, first, &(2 * N + 1).to_le_bytes())),
+        "Galois element",
+        "element >= 2N",
+    );
+    let first_element = keys().elements()[0].to_le_bytes();
+    expect_corrupt(
+        load(&patched(&gk, first + per_key, &first_element)),
+        "increasing order",
+        "a repeated element",
+    );
+
+    // A context whose fingerprint does not match the primes its parameters give here.
+    let c = f.ctx.to_bytes().unwrap();
+    match Context::from_bytes_allow_insecure(&patched(&c, 8, &[0x5a; 8])) {
+        Err(Error::Mismatch(m)) => assert!(m.contains("different primes"), "{m}"),
+        other => panic!("context with another fingerprint: {other:?}"),
+    }
+}
+
+#[test]
+fn unusual_but_valid_ciphertext_fields_are_accepted() {
+    let f = fixture();
+    let ct = encrypt(&random_poly(&mut rng(11), N as usize))
+        .to_bytes()
+        .unwrap();
+    // A plaintext factor with an all-ones limb (2^64 - 1 < p).
+    let factor = [[0xff; 8], [0; 8], [0; 8], [0; 8]].concat();
+    let odd = Ctxt::from_bytes(&f.pk, &patched(&ct, CT_FACTOR, &factor)).unwrap();
+    assert_eq!(odd.to_bytes().unwrap(), patched(&ct, CT_FACTOR, &factor));
+    // An exhausted ciphertext (+inf), and a bound beyond the modulus, which reads as exhausted.
+    for noise in [f64::INFINITY, 1e9] {
+        let c = Ctxt::from_bytes(&f.pk, &patched(&ct, CT_NOISE, &noise.to_le_bytes())).unwrap();
+        assert_eq!(c.log2_noise_bound(), f64::INFINITY, "noise {noise}");
+        assert!(matches!(
+            f.sk.decrypt_slots(encoder(), &c),
+            Err(Error::NoiseBudgetExhausted(_))
+        ));
+    }
+}
