@@ -83,30 +83,6 @@ void Reader::bytes(void* out, size_t len, const char* what) {
     pos_ += len;
 }
 
-uint16_t Reader::u16(const char* what) {
-    uint16_t v;
-    bytes(&v, sizeof v, what);
-    return v;
-}
-
-uint32_t Reader::u32(const char* what) {
-    uint32_t v;
-    bytes(&v, sizeof v, what);
-    return v;
-}
-
-uint64_t Reader::u64(const char* what) {
-    uint64_t v;
-    bytes(&v, sizeof v, what);
-    return v;
-}
-
-double Reader::f64(const char* what) {
-    double v;
-    bytes(&v, sizeof v, what);
-    return v;
-}
-
 void Reader::words_below(uint64_t* out, size_t count, uint64_t bound, const char* what) {
     if (count > remaining() / sizeof(uint64_t)) corrupt(std::string("truncated ") + what);
     bytes(out, count * sizeof(uint64_t), what);

@@ -80,10 +80,10 @@ class Reader {
 public:
     Reader(const uint8_t* data, size_t len) : data_(data), len_(len) {}
     void bytes(void* out, size_t len, const char* what);
-    uint16_t u16(const char* what);
-    uint32_t u32(const char* what);
-    uint64_t u64(const char* what);
-    double f64(const char* what);
+    uint16_t u16(const char* what) { return scalar<uint16_t>(what); }
+    uint32_t u32(const char* what) { return scalar<uint32_t>(what); }
+    uint64_t u64(const char* what) { return scalar<uint64_t>(what); }
+    double f64(const char* what) { return scalar<double>(what); }
     // count words, each below `bound`.
     void words_below(uint64_t* out, size_t count, uint64_t bound, const char* what);
     // Throws unless at least `len` bytes are left (before allocating for them).
@@ -93,6 +93,13 @@ public:
     size_t remaining() const { return len_ - pos_; }
 
 private:
+    template <class T>
+    T scalar(const char* what) {
+        T v;
+        bytes(&v, sizeof v, what);
+        return v;
+    }
+
     const uint8_t* data_;
     size_t len_;
     size_t pos_ = 0;
