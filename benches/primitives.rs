@@ -27,7 +27,9 @@
 //! the same sum from 16 hoisted rotations and `Ctxt::inner_product`.
 //! Serialization: `ctxt_to_bytes` / `ctxt_from_bytes` (a fresh ciphertext, validated on
 //! reading) and `galois_key_to_bytes` / `galois_key_from_bytes` (one key; reading validates
-//! and expands the seeded half again).
+//! and expands the seeded half again). The data owner's upload: `encrypt_poly_then_to_bytes`
+//! (public-key encryption, then its bytes) against `encrypt_poly_secret_key_to_bytes` (the
+//! seeded secret-key form), and `ctxt_from_seeded_bytes` reading the latter.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -96,6 +98,8 @@ struct Fixture {
     gk1: GaloisKeys,
     gk1_bytes: Vec<u8>,
     ca_bytes: Vec<u8>,
+    /// `a` encrypted with the secret key, as bytes (the seeded form).
+    ca_seeded: Vec<u8>,
 }
 
 impl Fixture {
@@ -125,6 +129,9 @@ impl Fixture {
         let gk1 = GaloisKeys::generate(&sk, &GaloisSteps::new().step(1)).expect("one key");
         let gk1_bytes = gk1.to_bytes().expect("key bytes");
         let ca_bytes = ca.to_bytes().expect("ciphertext bytes");
+        let ca_seeded = sk
+            .encrypt_poly_to_bytes(&a)
+            .expect("seeded ciphertext bytes");
         Fixture {
             ring_degree,
             bits,
@@ -145,6 +152,7 @@ impl Fixture {
             gk1,
             gk1_bytes,
             ca_bytes,
+            ca_seeded,
         }
     }
 
@@ -271,6 +279,18 @@ fn primitives(c: &mut Criterion) {
     });
     group(c, fx, "ctxt_from_bytes", |bench, f| {
         bench.iter(|| Ctxt::from_bytes(&f.pk, black_box(&f.ca_bytes)))
+    });
+    group(c, fx, "encrypt_poly_then_to_bytes", |bench, f| {
+        bench.iter(|| {
+            f.pk.encrypt_poly(black_box(&f.a))
+                .and_then(|ct| ct.to_bytes())
+        })
+    });
+    group(c, fx, "encrypt_poly_secret_key_to_bytes", |bench, f| {
+        bench.iter(|| f.sk.encrypt_poly_to_bytes(black_box(&f.a)))
+    });
+    group(c, fx, "ctxt_from_seeded_bytes", |bench, f| {
+        bench.iter(|| Ctxt::from_bytes(&f.pk, black_box(&f.ca_seeded)))
     });
     group(c, fx, "galois_key_to_bytes", |bench, f| {
         bench.iter(|| f.gk1.to_bytes())

@@ -150,6 +150,16 @@ impl<F: FftField + PrimeField> Fft<F> {
             .encrypt_with(self.encoded.encoder(), pk, x)
     }
 
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (which
+    /// reads them with [`Ctxt::from_bytes`](helib_rs::Ctxt::from_bytes)): half the upload of
+    /// public-key ciphertexts and more noise budget left after the transform (see
+    /// [`Layout::encrypt_to_bytes`](crate::Layout::encrypt_to_bytes)).
+    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.plan
+            .input_layout()
+            .encrypt_to_bytes_with(self.encoded.encoder(), sk, x)
+    }
+
     /// Decrypts the `n` values of a result (in the plan's output layout).
     pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
         self.plan.output_layout().decrypt(&self.ctx, sk, cts)

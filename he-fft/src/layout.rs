@@ -183,6 +183,20 @@ impl Layout {
         self.encrypt_with(&PeriodicEncoder::<F>::new(ctx, self.period, None)?, pk, x)
     }
 
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes: one byte string per
+    /// ciphertext, each about half of a public-key ciphertext's and with less noise
+    /// ([`SecKey::encrypt_poly_to_bytes`]). The server reads them with
+    /// [`Ctxt::from_bytes`]. This is how a data owner uploads its input.
+    pub fn encrypt_to_bytes<F: PrimeField>(
+        &self,
+        ctx: &Context,
+        sk: &SecKey,
+        x: &[F],
+    ) -> Result<Vec<Vec<u8>>> {
+        self.check_ring(ctx)?;
+        self.encrypt_to_bytes_with(&PeriodicEncoder::<F>::new(ctx, self.period, None)?, sk, x)
+    }
+
     /// [`encrypt`](Self::encrypt) with an encoder of this layout's row period already built.
     pub(crate) fn encrypt_with<F: PrimeField>(
         &self,
@@ -191,6 +205,33 @@ impl Layout {
         x: &[F],
     ) -> Result<Vec<Ctxt>> {
         self.check_ring(pk.context())?;
+        self.encode_with(encoder, x)?
+            .iter()
+            .map(|poly| pk.encrypt_poly(poly))
+            .collect()
+    }
+
+    /// [`encrypt_to_bytes`](Self::encrypt_to_bytes) with an encoder of this layout's row
+    /// period already built.
+    pub(crate) fn encrypt_to_bytes_with<F: PrimeField>(
+        &self,
+        encoder: &PeriodicEncoder<F>,
+        sk: &SecKey,
+        x: &[F],
+    ) -> Result<Vec<Vec<u8>>> {
+        self.check_ring(sk.context())?;
+        self.encode_with(encoder, x)?
+            .iter()
+            .map(|poly| sk.encrypt_poly_to_bytes(poly))
+            .collect()
+    }
+
+    /// The plaintext polynomial of each ciphertext.
+    fn encode_with<F: PrimeField>(
+        &self,
+        encoder: &PeriodicEncoder<F>,
+        x: &[F],
+    ) -> Result<Vec<Vec<F>>> {
         if encoder.period() != self.period {
             return Err(Error::Mismatch(format!(
                 "the encoder's row period is {} but the layout's is {}",
@@ -200,7 +241,7 @@ impl Layout {
         }
         self.pack(x)?
             .iter()
-            .map(|[r0, r1]| pk.encrypt_poly(&encoder.encode_poly(r0, r1)?))
+            .map(|[r0, r1]| encoder.encode_poly(r0, r1))
             .collect()
     }
 

@@ -10,7 +10,7 @@ use he_fft::{
     required_ciphertext_bits, DiagonalCache, Direction, EncodedTransform, Fft, FftOptions, Layout,
     Matrix, PlanOptions, TransformPlan,
 };
-use helib_rs::{Context, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 const N: usize = 2048;
 
@@ -88,6 +88,35 @@ fn inverse_every_size_up_to_2n() {
         let n = 1 << log_n;
         let b = check_size(n, Direction::Inverse, &FftOptions::default(), 100 + log_n);
         assert!(b > 20.0, "n = {n}: only {b:.1} bits left");
+    }
+}
+
+/// The data owner's upload as secret-key bytes: the server reads them and transforms them
+/// exactly, with more budget left than after a public-key encryption of the same input.
+#[test]
+fn secret_key_uploads_transform_exactly_with_more_budget() {
+    let k = keys();
+    for n in [16, N, 2 * N] {
+        let fft = Fft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+        let x = random_vector(n, 50 + n as u64);
+        let upload = fft.encrypt_to_bytes(&k.sk, &x).unwrap();
+        assert_eq!(upload.len(), fft.plan().input_layout().num_ciphertexts());
+        let cts = upload
+            .iter()
+            .map(|b| Ctxt::from_bytes(&k.pk, b))
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let y = fft.apply(&gk, &cts).unwrap();
+        assert_eq!(
+            fft.decrypt(&k.sk, &y).unwrap(),
+            plain(n, &x, Direction::Forward),
+            "n = {n}"
+        );
+
+        let public = fft.apply(&gk, &fft.encrypt(&k.pk, &x).unwrap()).unwrap();
+        let gain = y[0].noise_budget() - public[0].noise_budget();
+        assert!(gain > 1.0, "n = {n}: only {gain:.1} more bits left");
     }
 }
 

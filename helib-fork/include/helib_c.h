@@ -284,6 +284,13 @@ helib_status helib_galois_keys_elements(const helib_galois_keys *gk, uint64_t *o
  * pk (whose relinearization key multiplication uses), which must belong to the same secret key. */
 helib_status helib_ctxt_serialize(const helib_ctxt *c, uint8_t *out, size_t out_len, size_t *needed);
 helib_status helib_ctxt_deserialize(helib_ctxt **out, const helib_pubkey *pk, const uint8_t *data, size_t len);
+/* Secret-key encryption of a polynomial (coeffs as in helib_ctxt_encrypt), written straight out
+ * as bytes that helib_ctxt_deserialize reads: c1 is uniform and travels as its 32-byte seed, so
+ * the bytes are about half of a serialized public-key encryption, and the fresh noise is lower
+ * (no u or s factor). The size query (out = NULL) encrypts nothing; otherwise every call
+ * encrypts afresh. */
+helib_status helib_seckey_encrypt_serialized(const helib_seckey *sk, const uint64_t *coeffs, size_t num_coeffs,
+                                             uint8_t *out, size_t out_len, size_t *needed);
 
 /* The identity of the secret key behind a key or key set (random, non-zero, kept by
  * serialization): equal ids mean objects that work together. */

@@ -141,6 +141,20 @@ helib_status helib_ctxt_deserialize(helib_ctxt** out, const helib_pubkey* pk, co
     });
 }
 
+helib_status helib_seckey_encrypt_serialized(const helib_seckey* sk, const uint64_t* coeffs, size_t num_coeffs,
+                                             uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(sk, "sk");
+        if (num_coeffs > 0) require(coeffs, "coeffs");
+        const size_t size = helib::Ctxt::seeded_size(*sk->sk->context());
+        if (size_query(out, out_len, size, needed)) return;
+        helib::Writer writer(out, out_len);
+        helib::Ctxt::encrypt_symmetric(writer, *sk->sk, coeffs, num_coeffs);
+        if (writer.size() != size) throw std::logic_error("seeded encryption wrote other than it announced");
+        if (needed) *needed = size;
+    });
+}
+
 helib_status helib_seckey_id(const helib_seckey* sk, uint64_t* out) {
     return guard([&] {
         require(sk, "sk");

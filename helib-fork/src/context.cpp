@@ -223,6 +223,11 @@ double Context::log2_fresh_noise(double log2_msg_norm) const {
     return log2_add(log2_msg_norm, log2_p + err);
 }
 
+double Context::log2_fresh_noise_symmetric(double log2_msg_norm) const {
+    // v = m + p e.
+    return log2_add(log2_msg_norm, log2_zz(p_) + log2_e_);
+}
+
 double Context::log2_random_msg_norm() const {
     return log2_zz(p_) + std::log2(kTailFactor * std::sqrt(static_cast<double>(n_) / 12.0));
 }

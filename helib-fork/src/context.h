@@ -99,6 +99,8 @@ public:
     double log2_keyswitch_product_noise(size_t level) const;
     double log2_moddown_floor() const { return log2_floor_P_; }
     double log2_fresh_noise(double log2_msg_norm) const;
+    // The same for secret-key encryption, whose noise has no u or s factor.
+    double log2_fresh_noise_symmetric(double log2_msg_norm) const;
     double log2_random_msg_norm() const;
     double fresh_noise_budget() const;
 

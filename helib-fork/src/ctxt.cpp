@@ -11,6 +11,7 @@
 #include "noise.h"
 #include "rns_kernels.h"
 #include "rotated_sum.h"
+#include "serialize.h"
 
 namespace helib {
 namespace {
@@ -65,6 +66,31 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     }
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(ctx.log2_canonical_norm(centered)));
     return c;
+}
+
+void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num) {
+    const Context& ctx = *sk.context();
+    const size_t L = ctx.num_chain(), n = ctx.n();
+    const Basis chain = chain_basis(ctx, L);
+    const Seed a_seed = os_seed();
+    Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
+    const std::vector<int32_t> e = sample_error(noise, n);
+
+    Ctxt c(sk.context(), sk.id(), L);
+    std::vector<double> centered;
+    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
+    c.c1_ = sample_uniform(ctx, expand, chain);
+    for (size_t r = 0; r < L; ++r) {
+        const u64 q = ctx.prime(r), t = ctx.t_mod(r), tp = shoup_precompute(t, q);
+        u64* c0 = c.c0_.row(r);
+        for (size_t k = 0; k < n; ++k) c0[k] = add_mod(c0[k], small_mul_mod(e[k], t, tp, q), q);
+        ctx.ntt(r).forward(c0);
+        row_switch_key_b(c0, nullptr, 0, c.c1_.row(r), sk.s_ntt().row(r), n, ctx.ntt(r).barrett(), ctx.simd());
+    }
+    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise_symmetric(ctx.log2_canonical_norm(centered)));
+    c.save_fields(w, ObjectKind::seeded_ciphertext);
+    w.words(c.c0_.data.data(), c.c0_.data.size());
+    w.bytes(a_seed.data(), a_seed.size());
 }
 
 void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v, const u64* row_scale) const {

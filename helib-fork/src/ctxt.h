@@ -32,11 +32,20 @@ namespace helib {
 struct Decomposition;  // key_switch.h
 class Reader;          // serialize.h
 class Writer;
+enum class ObjectKind : uint16_t;
 
 class Ctxt {
 public:
     // Public-key encryption of sum_i coeffs[i] X^i (num <= N coefficients of p_limbs() limbs).
     static Ctxt encrypt(const PubKey& pk, const u64* coeffs, size_t num);
+    // Secret-key encryption of the same, written straight out in seeded form (kind
+    // seeded_ciphertext, see save()): c1 = a is uniform, expanded from a fresh seed that the
+    // bytes hold instead of a's rows, so they are half a ciphertext's; c0 = -a s + p e + m, whose
+    // noise has no u or s factor (some 10 bits less than public-key encryption's). Writes
+    // seeded_size() bytes. The ciphertext itself never exists outside this call, so no seed can
+    // be paired with a c1 it does not describe.
+    static void encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num);
+    static size_t seeded_size(const Context& ctx);
 
     // Writes N * p_limbs() limbs. Throws NoiseBudgetExhausted when the tracked budget is <= 0
     // or the measured noise exceeds Q / 4.
@@ -88,11 +97,15 @@ public:
     // Serialized (serialize.h): header, the secret key's id (u64), the level (u32), the noise
     // bound (f64, +inf once exhausted), the plaintext factor (p_limbs() limbs), then c0's and
     // c1's rows over the chain primes of the level. load() refuses a key id other than key_id.
+    // It also reads the seeded form of encrypt_symmetric: the same fields at the top level, with
+    // c1's rows replaced by a's 32-byte seed, expanded again as the public key's a is (keys.h).
     void save(Writer& w) const;
     static Ctxt load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id);
 
 private:
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
+    // The fields save() writes before the rows.
+    void save_fields(Writer& w, ObjectKind kind) const;
     void check_compatible(const Ctxt& other) const;
     void check_key(const PubKey& pk) const;
     void check_galois_keys(const GaloisKeys& keys) const;

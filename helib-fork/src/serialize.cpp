@@ -25,6 +25,7 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::public_key: return "a public key";
         case ObjectKind::galois_keys: return "Galois keys";
         case ObjectKind::ciphertext: return "a ciphertext";
+        case ObjectKind::seeded_ciphertext: return "a seeded ciphertext";
     }
     return "an unknown object";
 }
@@ -44,8 +45,13 @@ private:
     uint64_t h_ = 0xcbf29ce484222325ULL;
 };
 
-// Magic, version and kind; returns the fingerprint field.
-uint64_t read_header_fields(Reader& r, ObjectKind kind) {
+struct HeaderFields {
+    ObjectKind kind;
+    uint64_t fingerprint;
+};
+
+// Magic, version and kind (`kind` or `alternative`).
+HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternative) {
     uint8_t magic[4];
     r.bytes(magic, 4, "header");
     if (std::memcmp(magic, kMagic, 4) != 0) corrupt("not a bigp-he object (bad magic bytes)");
@@ -54,12 +60,12 @@ uint64_t read_header_fields(Reader& r, ObjectKind kind) {
         corrupt("format version " + std::to_string(version) + " (this engine reads version " +
                 std::to_string(kFormatVersion) + ")");
     const uint16_t got = r.u16("object kind");
-    if (got != static_cast<uint16_t>(kind)) {
-        const bool known = got >= 1 && got <= 5;
+    if (got != static_cast<uint16_t>(kind) && got != static_cast<uint16_t>(alternative)) {
+        const bool known = got >= 1 && got <= static_cast<uint16_t>(ObjectKind::seeded_ciphertext);
         corrupt(std::string("expected ") + kind_name(kind) + ", found " +
                 (known ? kind_name(static_cast<ObjectKind>(got)) : "an unknown kind " + std::to_string(got)));
     }
-    return r.u64("context fingerprint");
+    return {static_cast<ObjectKind>(got), r.u64("context fingerprint")};
 }
 
 // Rows of `poly` (rows x n, allocated by the caller) for the primes of `basis`.
@@ -122,9 +128,15 @@ void write_header(Writer& w, ObjectKind kind, const Context& ctx) {
 }
 
 void read_header(Reader& r, ObjectKind kind, const Context& ctx) {
-    if (read_header_fields(r, kind) != context_fingerprint(ctx))
-        throw Mismatch(std::string("the data holds ") + kind_name(kind) +
+    read_header_either(r, kind, kind, ctx);
+}
+
+ObjectKind read_header_either(Reader& r, ObjectKind kind, ObjectKind alternative, const Context& ctx) {
+    const HeaderFields h = read_header_fields(r, kind, alternative);
+    if (h.fingerprint != context_fingerprint(ctx))
+        throw Mismatch(std::string("the data holds ") + kind_name(h.kind) +
                        " of another context (its parameters differ from this one's)");
+    return h.kind;
 }
 
 // ---- context
@@ -139,7 +151,7 @@ void save_context(Writer& w, const Context& ctx) {
 }
 
 std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
-    const uint64_t fingerprint = read_header_fields(r, ObjectKind::context);
+    const uint64_t fingerprint = read_header_fields(r, ObjectKind::context, ObjectKind::context).fingerprint;
     ContextParams params;
     params.m = r.u64("m");
     params.ciphertext_bits = r.u32("ciphertext bits");
@@ -274,30 +286,41 @@ GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
 
 // ---- ciphertexts
 
-void Ctxt::save(Writer& w) const {
+void Ctxt::save_fields(Writer& w, ObjectKind kind) const {
     const Context& ctx = *ctx_;
     if (c0_.rows != level_ || c1_.rows != level_)
         throw std::logic_error("ciphertext rows do not match its level");
-    write_header(w, ObjectKind::ciphertext, ctx);
+    write_header(w, kind, ctx);
     w.u64(key_id_);
     w.u32(static_cast<uint32_t>(level_));
     w.f64(log2_noise_);
     std::vector<u64> factor(ctx.p_limbs());
     zz_to_limbs(factor_, factor.data(), factor.size());
     w.words(factor.data(), factor.size());
+}
+
+void Ctxt::save(Writer& w) const {
+    save_fields(w, ObjectKind::ciphertext);
     w.words(c0_.data.data(), c0_.data.size());
     w.words(c1_.data.data(), c1_.data.size());
 }
 
+size_t Ctxt::seeded_size(const Context& ctx) {
+    // Header, key id, level, noise bound, factor, c0 at the top level, seed.
+    return 16 + 8 + 4 + 8 + 8 * ctx.p_limbs() + 8 * ctx.num_chain() * ctx.n() + sizeof(Seed);
+}
+
 Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
     const Context& c = *ctx;
-    read_header(r, ObjectKind::ciphertext, c);
+    const bool seeded =
+        read_header_either(r, ObjectKind::ciphertext, ObjectKind::seeded_ciphertext, c) == ObjectKind::seeded_ciphertext;
     const uint64_t id = r.u64("key id");
     if (id != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
     const uint32_t level = r.u32("level");
     if (level < 1 || level > c.num_chain())
         corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
                 ")");
+    if (seeded && level != c.num_chain()) corrupt("a seeded ciphertext below the top level");
     double noise = r.f64("noise bound");
     if (!(noise >= 0)) corrupt("a noise bound out of range");  // NaN too
     // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.
@@ -307,14 +330,22 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
     if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
     const Basis chain = chain_basis(c, level);
-    r.require(2 * chain.size() * c.n() * sizeof(u64), "ciphertext");
+    const size_t rows_bytes = chain.size() * c.n() * sizeof(u64);
+    r.require(seeded ? rows_bytes + sizeof(Seed) : 2 * rows_bytes, "ciphertext");
     Ctxt out(std::move(ctx), id, level);
     out.log2_noise_ = noise;
     out.factor_ = factor;
     out.c0_ = RnsPoly::uninit(level, c.n());
-    out.c1_ = RnsPoly::uninit(level, c.n());
     read_rows(r, c, chain, out.c0_, "ciphertext");
-    read_rows(r, c, chain, out.c1_, "ciphertext");
+    if (seeded) {
+        Seed seed;
+        r.bytes(seed.data(), seed.size(), "seed");
+        Prng expand(seed, 0, kPublicRounds);
+        out.c1_ = sample_uniform(c, expand, chain);
+    } else {
+        out.c1_ = RnsPoly::uninit(level, c.n());
+        read_rows(r, c, chain, out.c1_, "ciphertext");
+    }
     return out;
 }
 

@@ -20,7 +20,8 @@
 // which the fingerprint covers only through the primes and roots it can see.
 //
 // The uniform "a" parts of public and key-switching keys are not stored: their 32-byte seed is,
-// and reading expands it again (keys.h), which halves the size of the keys on the wire.
+// and reading expands it again (keys.h), which halves the size of the keys on the wire. The same
+// holds for the c1 = a of a fresh secret-key encryption (Ctxt::encrypt_symmetric).
 #pragma once
 
 #include <cstddef>
@@ -44,6 +45,8 @@ enum class ObjectKind : uint16_t {
     public_key = 3,
     galois_keys = 4,
     ciphertext = 5,
+    // A fresh secret-key encryption: c1 is uniform, so its seed stands in for its rows.
+    seeded_ciphertext = 6,
 };
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
@@ -115,6 +118,8 @@ uint64_t context_fingerprint(const Context& ctx);
 void write_header(Writer& w, ObjectKind kind, const Context& ctx);
 // Checks magic, version and kind; then the fingerprint against ctx (Mismatch if it differs).
 void read_header(Reader& r, ObjectKind kind, const Context& ctx);
+// The same for an object that may be either of two kinds; returns the one found.
+ObjectKind read_header_either(Reader& r, ObjectKind kind, ObjectKind alternative, const Context& ctx);
 
 // A context: header, then m (u64), the requested ciphertext bits (u32) and key-switching digits
 // (u32), and p as a limb count (u32) and little-endian u64 limbs.

@@ -8,16 +8,19 @@
 //! (`"corrupt data: ..."`), and well-formed bytes of another context, or a ciphertext under
 //! another secret key than the given public key's, are [`Error::Mismatch`]. The uniform
 //! halves of the public and Galois keys travel as 32-byte seeds, which halves the keys on
-//! the wire. Nothing authenticates the bytes: accept them only from where you would accept
+//! the wire; so does the uniform half of a secret-key encryption
+//! ([`SecKey::encrypt_slots_to_bytes`]), which halves the data owner's upload. Nothing authenticates the bytes: accept them only from where you would accept
 //! the data itself. The byte layout is described in `helib-fork/src/serialize.h`.
 
 use std::ptr;
 
+use ark_ff::PrimeField;
 use helib_bindings as sys;
 
 use crate::context::Context;
 use crate::ctxt::Ctxt;
 use crate::error::{check, Error, Result};
+use crate::field::encode_poly;
 use crate::galois::GaloisKeys;
 use crate::keys::{PubKey, SecKey};
 
@@ -117,6 +120,40 @@ impl SecKey {
             sys::helib_seckey_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
         })?;
         SecKey::from_raw(raw, ctx)
+    }
+}
+
+impl SecKey {
+    /// Secret-key encryption of the polynomial `sum_i coeffs[i] X^i` (as
+    /// [`PubKey::encrypt_poly`]), straight to bytes that [`Ctxt::from_bytes`] reads.
+    ///
+    /// Meant for the data owner's upload: the ciphertext's uniform half travels as a 32-byte
+    /// seed, so the bytes are about half of `pk.encrypt_poly(..)?.to_bytes()`, and the fresh
+    /// noise is lower (about 10 bits: it has no `u` or `s` factor), which leaves the server
+    /// more noise budget. Fresh randomness on every call. See
+    /// [`encrypt_slots_to_bytes`](Self::encrypt_slots_to_bytes) for an example.
+    pub fn encrypt_poly_to_bytes<F: PrimeField>(&self, coeffs: &[F]) -> Result<Vec<u8>> {
+        self.encrypt_limbs_to_bytes(&encode_poly(self.context(), coeffs)?)
+    }
+
+    /// Coefficients laid out as the engine takes them (checked by the caller), encrypted.
+    pub(crate) fn encrypt_limbs_to_bytes(&self, limbs: &[u64]) -> Result<Vec<u8>> {
+        let num_coeffs = limbs.len() / self.context().plaintext_limbs();
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the key handle is live; `limbs` holds `num_coeffs * plaintext_limbs`
+            // values; `out` is null (a size query, which encrypts nothing) or writable for
+            // `len` bytes; `needed` is a valid out-pointer.
+            unsafe {
+                sys::helib_seckey_encrypt_serialized(
+                    self.as_ptr(),
+                    limbs.as_ptr(),
+                    num_coeffs,
+                    out,
+                    len,
+                    needed,
+                )
+            }
+        })
     }
 }
 
