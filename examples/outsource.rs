@@ -9,8 +9,9 @@
 //! ```
 //!
 //! `owner` writes `DIR/public/` (context, public key, Galois keys, the encrypted input and the
-//! request; the input encrypted with the secret key, which halves its bytes) for the server, and keeps `DIR/owner/` (secret key, plain input, its own copies of
-//! the context and public key; the secret key file readable by its owner only) to itself.
+//! request; the input encrypted with the secret key, which halves its bytes) for the server,
+//! and keeps `DIR/owner/` (secret key, plain input, its own copies of the context and public
+//! key; the secret key file readable by its owner only) to itself.
 //! `server` reads only `DIR/public/` and writes the encrypted result there. `verify` reads the
 //! result and everything else from `DIR/owner/`, decrypts, and compares with
 //! `ark_poly::Radix2EvaluationDomain::fft`. Exit status: 0 verified, 1 mismatch, 2 usage or

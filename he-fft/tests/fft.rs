@@ -114,10 +114,25 @@ fn secret_key_uploads_transform_exactly_with_more_budget() {
             "n = {n}"
         );
 
+        for c in &y {
+            let measured = k.sk.measure_noise(c).unwrap();
+            assert!(
+                measured <= c.log2_noise_bound(),
+                "n = {n}: noise above its bound"
+            );
+        }
+
         let public = fft.apply(&gk, &fft.encrypt(&k.pk, &x).unwrap()).unwrap();
         let gain = y[0].noise_budget() - public[0].noise_budget();
         assert!(gain > 1.0, "n = {n}: only {gain:.1} more bits left");
     }
+
+    // A layout of another ring degree is refused.
+    let other = Layout::new(16, 2 * N).unwrap();
+    assert!(matches!(
+        other.encrypt_to_bytes(&k.ctx, &k.sk, &random_vector(16, 1)),
+        Err(Error::Mismatch(_))
+    ));
 }
 
 /// ifft(fft(x)) == x on ciphertexts: the forward output's layout is the inverse's input.

@@ -453,3 +453,102 @@ fn rotated_inner_product_checks_its_arguments() {
         helib_ctxt_free(ct);
     }
 }
+
+#[test]
+fn secret_key_encryption_to_bytes_follows_the_size_query() {
+    let o = Objects::new();
+    let seven = constant(7);
+    // SAFETY: every pointer is valid for the length passed with it, or deliberately NULL.
+    unsafe {
+        // The size query encrypts nothing and needs no coefficients to be valid.
+        let mut needed = 0usize;
+        let status = helib_seckey_encrypt_serialized(
+            o.sk,
+            seven.as_ptr(),
+            1,
+            ptr::null_mut(),
+            0,
+            &mut needed,
+        );
+        assert_status(status, HELIB_OK);
+        assert!(needed > 0);
+
+        // Refusals: no key, neither output, too many coefficients (at the size query
+        // already), a buffer one byte short.
+        let mut buf = vec![0u8; needed];
+        let too_many = vec![0u64; (N + 1) * LIMBS];
+        let cases = [
+            helib_seckey_encrypt_serialized(
+                ptr::null(),
+                seven.as_ptr(),
+                1,
+                ptr::null_mut(),
+                0,
+                &mut needed,
+            ),
+            helib_seckey_encrypt_serialized(
+                o.sk,
+                seven.as_ptr(),
+                1,
+                ptr::null_mut(),
+                0,
+                ptr::null_mut(),
+            ),
+            helib_seckey_encrypt_serialized(
+                o.sk,
+                too_many.as_ptr(),
+                N + 1,
+                ptr::null_mut(),
+                0,
+                &mut needed,
+            ),
+            helib_seckey_encrypt_serialized(
+                o.sk,
+                ptr::null(),
+                1,
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut needed,
+            ),
+        ];
+        for status in cases {
+            assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        }
+        let short = helib_seckey_encrypt_serialized(
+            o.sk,
+            seven.as_ptr(),
+            1,
+            buf.as_mut_ptr(),
+            buf.len() - 1,
+            &mut needed,
+        );
+        assert_status(short, HELIB_ERR_BUFFER_TOO_SMALL);
+        assert!(buf.iter().all(|&b| b == 0), "nothing written on failure");
+
+        // The write fills exactly the announced size, and the bytes read back decrypt to 7.
+        let mut written = 0usize;
+        let status = helib_seckey_encrypt_serialized(
+            o.sk,
+            seven.as_ptr(),
+            1,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut written,
+        );
+        assert_status(status, HELIB_OK);
+        assert_eq!(written, buf.len());
+        let mut ct = ptr::null_mut();
+        assert_status(
+            helib_ctxt_deserialize(&mut ct, o.pk, buf.as_ptr(), buf.len()),
+            HELIB_OK,
+        );
+        let mut plain = vec![0u64; N * LIMBS];
+        assert_status(
+            helib_ctxt_decrypt(o.sk, ct, plain.as_mut_ptr(), plain.len(), &mut needed),
+            HELIB_OK,
+        );
+        assert_eq!(&plain[..LIMBS], &seven[..]);
+        assert!(plain[LIMBS..].iter().all(|&w| w == 0));
+        helib_ctxt_free(ct);
+    }
+}

@@ -281,7 +281,8 @@ helib_status helib_galois_keys_deserialize(helib_galois_keys **out, const helib_
 helib_status helib_galois_keys_elements(const helib_galois_keys *gk, uint64_t *out, size_t out_len,
                                         size_t *needed);
 /* A ciphertext, with its level, noise bound and plaintext factor. Deserializing attaches it to
- * pk (whose relinearization key multiplication uses), which must belong to the same secret key. */
+ * pk (whose relinearization key multiplication uses), which must belong to the same secret key;
+ * it reads both helib_ctxt_serialize's bytes and helib_seckey_encrypt_serialized's. */
 helib_status helib_ctxt_serialize(const helib_ctxt *c, uint8_t *out, size_t out_len, size_t *needed);
 helib_status helib_ctxt_deserialize(helib_ctxt **out, const helib_pubkey *pk, const uint8_t *data, size_t len);
 /* Secret-key encryption of a polynomial (coeffs as in helib_ctxt_encrypt), written straight out

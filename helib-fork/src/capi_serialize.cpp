@@ -146,7 +146,11 @@ helib_status helib_seckey_encrypt_serialized(const helib_seckey* sk, const uint6
     return guard([&] {
         require(sk, "sk");
         if (num_coeffs > 0) require(coeffs, "coeffs");
-        const size_t size = helib::Ctxt::seeded_size(*sk->sk->context());
+        const helib::Context& ctx = *sk->sk->context();
+        // Refused at the size query already, not only when encrypting.
+        if (num_coeffs > ctx.n())
+            throw helib::InvalidArgument("polynomial has more coefficients than the ring degree N");
+        const size_t size = helib::Ctxt::seeded_size(ctx);
         if (size_query(out, out_len, size, needed)) return;
         helib::Writer writer(out, out_len);
         helib::Ctxt::encrypt_symmetric(writer, *sk->sk, coeffs, num_coeffs);

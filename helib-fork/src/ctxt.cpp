@@ -76,16 +76,19 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
     const std::vector<int32_t> e = sample_error(noise, n);
 
+    // c1 is never stored: each row of a is drawn into scratch (in row order, as reading the
+    // seed draws them again), used for c0 and dropped.
     Ctxt c(sk.context(), sk.id(), L);
     std::vector<double> centered;
     c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
-    c.c1_ = sample_uniform(ctx, expand, chain);
+    std::vector<u64> a(n);
     for (size_t r = 0; r < L; ++r) {
         const u64 q = ctx.prime(r), t = ctx.t_mod(r), tp = shoup_precompute(t, q);
         u64* c0 = c.c0_.row(r);
         for (size_t k = 0; k < n; ++k) c0[k] = add_mod(c0[k], small_mul_mod(e[k], t, tp, q), q);
         ctx.ntt(r).forward(c0);
-        row_switch_key_b(c0, nullptr, 0, c.c1_.row(r), sk.s_ntt().row(r), n, ctx.ntt(r).barrett(), ctx.simd());
+        expand.uniform_row(a.data(), n, q);
+        row_switch_key_b(c0, nullptr, 0, a.data(), sk.s_ntt().row(r), n, ctx.ntt(r).barrett(), ctx.simd());
     }
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise_symmetric(ctx.log2_canonical_norm(centered)));
     c.save_fields(w, ObjectKind::seeded_ciphertext);

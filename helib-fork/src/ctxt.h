@@ -41,7 +41,8 @@ public:
     // Secret-key encryption of the same, written straight out in seeded form (kind
     // seeded_ciphertext, see save()): c1 = a is uniform, expanded from a fresh seed that the
     // bytes hold instead of a's rows, so they are half a ciphertext's; c0 = -a s + p e + m, whose
-    // noise has no u or s factor (some 10 bits less than public-key encryption's). Writes
+    // noise has no u or s factor (a bound log2(2 ||s|| + 1) bits lower than public-key
+    // encryption's: 9 bits at N = 2048, 11 at N >= 32768). Writes
     // seeded_size() bytes. The ciphertext itself never exists outside this call, so no seed can
     // be paired with a c1 it does not describe.
     static void encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num);
@@ -97,14 +98,15 @@ public:
     // Serialized (serialize.h): header, the secret key's id (u64), the level (u32), the noise
     // bound (f64, +inf once exhausted), the plaintext factor (p_limbs() limbs), then c0's and
     // c1's rows over the chain primes of the level. load() refuses a key id other than key_id.
-    // It also reads the seeded form of encrypt_symmetric: the same fields at the top level, with
-    // c1's rows replaced by a's 32-byte seed, expanded again as the public key's a is (keys.h).
+    // It also reads the seeded form of encrypt_symmetric: the same fields at the top level with
+    // factor 1, and c1's rows replaced by a's 32-byte seed, expanded again as the public key's a
+    // is (keys.h).
     void save(Writer& w) const;
     static Ctxt load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id);
 
 private:
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
-    // The fields save() writes before the rows.
+    // The fields save() writes before the rows (c0 alone suffices for a seeded ciphertext).
     void save_fields(Writer& w, ObjectKind kind) const;
     void check_compatible(const Ctxt& other) const;
     void check_key(const PubKey& pk) const;

@@ -288,8 +288,6 @@ GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
 
 void Ctxt::save_fields(Writer& w, ObjectKind kind) const {
     const Context& ctx = *ctx_;
-    if (c0_.rows != level_ || c1_.rows != level_)
-        throw std::logic_error("ciphertext rows do not match its level");
     write_header(w, kind, ctx);
     w.u64(key_id_);
     w.u32(static_cast<uint32_t>(level_));
@@ -300,6 +298,8 @@ void Ctxt::save_fields(Writer& w, ObjectKind kind) const {
 }
 
 void Ctxt::save(Writer& w) const {
+    if (c0_.rows != level_ || c1_.rows != level_)
+        throw std::logic_error("ciphertext rows do not match its level");
     save_fields(w, ObjectKind::ciphertext);
     w.words(c0_.data.data(), c0_.data.size());
     w.words(c1_.data.data(), c1_.data.size());
@@ -329,6 +329,7 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     r.bytes(limbs.data(), limbs.size() * sizeof(u64), "plaintext factor");
     const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
     if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
+    if (seeded && !NTL::IsOne(factor)) corrupt("a seeded ciphertext with a plaintext factor other than 1");
     const Basis chain = chain_basis(c, level);
     const size_t rows_bytes = chain.size() * c.n() * sizeof(u64);
     r.require(seeded ? rows_bytes + sizeof(Seed) : 2 * rows_bytes, "ciphertext");

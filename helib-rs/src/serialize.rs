@@ -2,15 +2,16 @@
 //! owner stores its keys and ships ciphertexts and evaluation keys to a server, and how the
 //! results come back.
 //!
-//! Every object starts with a header that names its kind and its context's fingerprint (a
-//! hash of `m`, `p`, every prime and the key-switching digits). Reading validates everything
-//! before use: a truncated, over-long or altered byte string is [`Error::InvalidArgument`]
-//! (`"corrupt data: ..."`), and well-formed bytes of another context, or a ciphertext under
-//! another secret key than the given public key's, are [`Error::Mismatch`]. The uniform
-//! halves of the public and Galois keys travel as 32-byte seeds, which halves the keys on
-//! the wire; so does the uniform half of a secret-key encryption
-//! ([`SecKey::encrypt_slots_to_bytes`]), which halves the data owner's upload. Nothing authenticates the bytes: accept them only from where you would accept
-//! the data itself. The byte layout is described in `helib-fork/src/serialize.h`.
+//! Every object starts with a header that names its kind and its context's fingerprint (a hash
+//! of `m`, `p`, every prime and the key-switching digits). Reading validates everything before
+//! use: a truncated, over-long or altered byte string is [`Error::InvalidArgument`] (`"corrupt
+//! data: ..."`), and well-formed bytes of another context, or a ciphertext under another secret
+//! key than the given public key's, are [`Error::Mismatch`]. The uniform halves of the public
+//! and Galois keys travel as 32-byte seeds, which halves the keys on the wire; so does the
+//! uniform half of a secret-key encryption, which halves the data owner's upload
+//! ([`SecKey::encrypt_slots_to_bytes`]). Nothing authenticates the bytes: accept them only from
+//! where you would accept the data itself. The byte layout is described in
+//! `helib-fork/src/serialize.h`.
 
 use std::ptr;
 
@@ -129,8 +130,10 @@ impl SecKey {
     ///
     /// Meant for the data owner's upload: the ciphertext's uniform half travels as a 32-byte
     /// seed, so the bytes are about half of `pk.encrypt_poly(..)?.to_bytes()`, and the fresh
-    /// noise is lower (about 10 bits: it has no `u` or `s` factor), which leaves the server
-    /// more noise budget. Fresh randomness on every call. See
+    /// noise has no `u` or `s` factor: its tracked bound is `log2(2 ||s|| + 1)` bits lower (9
+    /// at N = 2048, 11 at N >= 32768), which leaves the server more budget (after an FFT,
+    /// where key-switching noise dominates, about 3 bits). Fresh randomness on every call.
+    /// Fails as [`PubKey::encrypt_poly`] does. See
     /// [`encrypt_slots_to_bytes`](Self::encrypt_slots_to_bytes) for an example.
     pub fn encrypt_poly_to_bytes<F: PrimeField>(&self, coeffs: &[F]) -> Result<Vec<u8>> {
         self.encrypt_limbs_to_bytes(&encode_poly(self.context(), coeffs)?)
@@ -248,7 +251,9 @@ impl Ctxt {
         })
     }
 
-    /// Reads a ciphertext written by [`to_bytes`](Self::to_bytes) and attaches it to `pk`
+    /// Reads a ciphertext written by [`to_bytes`](Self::to_bytes), or a fresh one from
+    /// [`SecKey::encrypt_slots_to_bytes`] / [`SecKey::encrypt_poly_to_bytes`] (whose seeded
+    /// half is expanded again), and attaches it to `pk`
     /// (multiplication relinearizes with `pk`'s key), which must belong to the secret key it
     /// is encrypted under ([`Error::Mismatch`] otherwise).
     ///

@@ -28,6 +28,9 @@ impl SecKey {
     /// fresh noise (see [`encrypt_poly_to_bytes`](SecKey::encrypt_poly_to_bytes)). The data
     /// owner, who holds the secret key anyway, uploads its inputs this way.
     ///
+    /// Fails as [`PubKey::encrypt_slots`] does: [`Error::Mismatch`](crate::Error::Mismatch)
+    /// for an encoder of another ring degree, and as `encode` does for too many values.
+    ///
     /// ```
     /// use ark_bn254::Fr;
     /// use helib_rs::{BatchEncoder, Context, Ctxt, PubKey, SecKey};

@@ -98,6 +98,15 @@ fn every_encryption_is_fresh() {
         .filter(|(x, y)| x == y)
         .count();
     assert!(same < 4, "{same} residues of c0 repeat");
+
+    // The error is fresh too (a fresh a alone would change c0 just as much): the difference of
+    // two encryptions of one message has the noise p (e - e'), not zero.
+    let diff = (&read(&a) - &read(&b)).unwrap();
+    let noise = fixture().sk.measure_noise(&diff).unwrap();
+    assert!(
+        noise > 254.0,
+        "the difference has noise 2^{noise:.1}: an error was reused"
+    );
 }
 
 #[test]
@@ -197,6 +206,24 @@ fn damaged_or_foreign_seeded_bytes_are_refused() {
     big[CT_ROWS..CT_ROWS + 8].copy_from_slice(&u64::MAX.to_le_bytes());
     expect_corrupt(Ctxt::from_bytes(pk, &big), "not below its prime", "residue");
 
+    // A seeded ciphertext is fresh: its plaintext factor is 1.
+    let mut factor = good.clone();
+    factor[CT_ROWS - 32] = 2;
+    expect_corrupt(
+        Ctxt::from_bytes(pk, &factor),
+        "factor other than 1",
+        "factor 2",
+    );
+
+    // A full ciphertext relabelled as seeded: the seed is followed by the rest of c1.
+    let mut full =
+        f.pk.encrypt_slots(&encoder(), &[F::from(1u64)])
+            .unwrap()
+            .to_bytes()
+            .unwrap();
+    full[6..8].copy_from_slice(&6u16.to_le_bytes());
+    expect_corrupt(Ctxt::from_bytes(pk, &full), "unexpected bytes", "kind 6");
+
     // Relabelled as a full ciphertext, c1's rows are missing.
     let mut relabelled = good.clone();
     relabelled[6..8].copy_from_slice(&5u16.to_le_bytes());
@@ -218,6 +245,13 @@ fn damaged_or_foreign_seeded_bytes_are_refused() {
             assert!(m.contains("found a seeded ciphertext"), "{m}")
         }
         other => panic!("seeded ciphertext read as a secret key: {other:?}"),
+    }
+
+    // Another context (one more chain prime): the fingerprint differs.
+    let other = new_fixture(CIPHERTEXT_BITS + 100);
+    match Ctxt::from_bytes(&other.pk, &good) {
+        Err(Error::Mismatch(m)) => assert!(m.contains("another context"), "{m}"),
+        other => panic!("seeded ciphertext of another context: {other:?}"),
     }
 
     // Another secret key's public key.
