@@ -76,8 +76,8 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
     const std::vector<int32_t> e = sample_error(noise, n);
 
-    // c1 is never stored: each row of a is drawn into scratch (in row order, as reading the
-    // seed draws them again), used for c0 and dropped.
+    // c1 is never stored: each row of a is drawn into scratch (in row order, as
+    // expand_public_a draws them again when the bytes are read), used for c0 and dropped.
     Ctxt c(sk.context(), sk.id(), L);
     std::vector<double> centered;
     c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);

@@ -30,6 +30,11 @@ RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j) {
     return sample_uniform(ctx, expand, extended_basis(ctx, ctx.num_chain()));
 }
 
+RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
+    Prng expand(seed, 0, kPublicRounds);
+    return sample_uniform(ctx, expand, chain_basis(ctx, ctx.num_chain()));
+}
+
 SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
     Prng prng(os_seed());
     id_ = prng.next_u64() | 1;  // never 0
@@ -81,8 +86,8 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const size_t L = ctx.num_chain();
     const Basis chain = chain_basis(ctx, L);
     a_seed_ = os_seed();
-    Prng expand(a_seed_, 0, kPublicRounds), prng(os_seed());
-    a_ = sample_uniform(ctx, expand, chain);
+    Prng prng(os_seed());
+    a_ = expand_public_a(ctx, a_seed_);
     b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
     for (size_t r = 0; r < L; ++r)
         row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),

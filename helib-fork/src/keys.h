@@ -34,6 +34,9 @@ struct KeySwitchKey {
 // a_j of a key-switching key: row r of the full basis uniform mod its prime, drawn in row order
 // from the ChaCha12 stream j of the key's seed.
 RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j);
+// The a of a public key or of a secret-key encryption (Ctxt::encrypt_symmetric): the chain
+// rows, drawn in row order from the ChaCha12 stream 0 of its seed.
+RnsPoly expand_public_a(const Context& ctx, const Seed& seed);
 
 class SecKey {
 public:

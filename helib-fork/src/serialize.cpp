@@ -68,6 +68,14 @@ HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternati
     return {static_cast<ObjectKind>(got), r.u64("context fingerprint")};
 }
 
+// The header of a key object, then the id of its secret key (never 0).
+uint64_t read_key_header(Reader& r, ObjectKind kind, const Context& ctx) {
+    read_header(r, kind, ctx);
+    const uint64_t id = r.u64("key id");
+    if (id == 0) corrupt("key id 0");
+    return id;
+}
+
 // Rows of `poly` (rows x n, allocated by the caller) for the primes of `basis`.
 void read_rows(Reader& r, const Context& ctx, const Basis& basis, RnsPoly& poly, const char* what) {
     for (size_t i = 0; i < basis.size(); ++i) r.words_below(poly.row(i), ctx.n(), ctx.prime(basis[i]), what);
@@ -207,9 +215,7 @@ void SecKey::save(Writer& w) const {
 }
 
 SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
-    read_header(r, ObjectKind::secret_key, *ctx);
-    const uint64_t id = r.u64("key id");
-    if (id == 0) corrupt("key id 0");
+    const uint64_t id = read_key_header(r, ObjectKind::secret_key, *ctx);
     r.require(ctx->n(), "secret coefficients");
     std::vector<int32_t> s(ctx->n());
     for (int32_t& c : s) {
@@ -231,18 +237,15 @@ void PubKey::save(Writer& w) const {
 
 PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     const Context& c = *ctx;
-    read_header(r, ObjectKind::public_key, c);
     PubKey pk;
-    pk.id_ = r.u64("key id");
-    if (pk.id_ == 0) corrupt("key id 0");
+    pk.id_ = read_key_header(r, ObjectKind::public_key, c);
     r.bytes(pk.a_seed_.data(), pk.a_seed_.size(), "public key seed");
     const Basis chain = chain_basis(c, c.num_chain());
     r.require(chain.size() * c.n() * sizeof(u64), "public key");
     pk.b_ = RnsPoly::uninit(chain.size(), c.n());
     read_rows(r, c, chain, pk.b_, "public key");
     pk.relin_ = KeySwitchKey::load(r, c);
-    Prng expand(pk.a_seed_, 0, kPublicRounds);
-    pk.a_ = sample_uniform(c, expand, chain);
+    pk.a_ = expand_public_a(c, pk.a_seed_);
     pk.ctx_ = std::move(ctx);
     return pk;
 }
@@ -259,10 +262,8 @@ void GaloisKeys::save(Writer& w) const {
 
 GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
     const Context& c = *ctx;
-    read_header(r, ObjectKind::galois_keys, c);
     GaloisKeys keys;
-    keys.id_ = r.u64("key id");
-    if (keys.id_ == 0) corrupt("key id 0");
+    keys.id_ = read_key_header(r, ObjectKind::galois_keys, c);
     const uint32_t count = r.u32("key count");
     // Each key holds at least its element and one row per prime and digit.
     const size_t min_key = 8 + c.num_digits() * c.num_primes() * c.n() * sizeof(u64);
@@ -341,8 +342,7 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     if (seeded) {
         Seed seed;
         r.bytes(seed.data(), seed.size(), "seed");
-        Prng expand(seed, 0, kPublicRounds);
-        out.c1_ = sample_uniform(c, expand, chain);
+        out.c1_ = expand_public_a(c, seed);
     } else {
         out.c1_ = RnsPoly::uninit(level, c.n());
         read_rows(r, c, chain, out.c1_, "ciphertext");
