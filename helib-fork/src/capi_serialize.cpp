@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "capi_support.h"
+#include "rns_poly.h"
 #include "serialize.h"
 
 namespace {
@@ -147,9 +148,7 @@ helib_status helib_seckey_encrypt_serialized(const helib_seckey* sk, const uint6
         require(sk, "sk");
         if (num_coeffs > 0) require(coeffs, "coeffs");
         const helib::Context& ctx = *sk->sk->context();
-        // Refused at the size query already, not only when encrypting.
-        if (num_coeffs > ctx.n())
-            throw helib::InvalidArgument("polynomial has more coefficients than the ring degree N");
+        helib::check_plaintext_length(num_coeffs, ctx.n());  // at the size query already
         const size_t size = helib::Ctxt::seeded_size(ctx);
         if (size_query(out, out_len, size, needed)) return;
         helib::Writer writer(out, out_len);

@@ -121,10 +121,14 @@ void cut_block(const u64* coeffs, size_t b0, size_t i0, size_t block, size_t num
 
 }  // namespace
 
+void check_plaintext_length(size_t num, size_t n) {
+    if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
+}
+
 RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
                        std::vector<double>* centered) {
     const size_t w = ctx.p_limbs();
-    if (num > n) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
+    check_plaintext_length(num, n);
     const u64* p = ctx.p_limb_vec().data();
     std::vector<u64> half(w), mag(w);
     zz_to_limbs(ctx.half_p(), half.data(), w);

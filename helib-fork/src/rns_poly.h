@@ -82,6 +82,8 @@ RnsPoly plaintext_to_ntt(const Context& ctx, const u64* coeffs, size_t num, cons
 RnsPoly plaintext_to_coeffs(const Context& ctx, const u64* coeffs, size_t num, const Basis& basis,
                             std::vector<double>* centered);
 
+// Throws InvalidArgument unless a polynomial of num coefficients fits rows of n words.
+void check_plaintext_length(size_t num, size_t n);
 // As plaintext_to_coeffs with rows of n <= N words (n >= num), for a polynomial of degree < n.
 RnsPoly plaintext_rows(const Context& ctx, const u64* coeffs, size_t num, size_t n, const Basis& basis,
                        std::vector<double>* centered);
