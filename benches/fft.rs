@@ -1,6 +1,8 @@
-//! Encrypted FFT and inverse FFT over BN254 at 128-bit secure parameters (N = 32768): the
-//! server-side transform only (`Fft::apply`), with the diagonals encoded beforehand as the
-//! default cache policy decides. Keys, encoding and encryption happen outside the timed region.
+//! Encrypted FFT, inverse FFT and coset change (evaluations on the subgroup to evaluations on
+//! the coset `Fr::GENERATOR H`, `Fft::coset_change`) over BN254 at 128-bit secure parameters
+//! (N = 32768): the server-side transform only (`Fft::apply`), with the diagonals encoded
+//! beforehand as the default cache policy decides. Keys, encoding and encryption happen
+//! outside the timed region.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
@@ -11,6 +13,8 @@
 use std::time::Duration;
 
 use ark_bn254::Fr;
+use ark_ff::FftField;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -41,11 +45,7 @@ fn fft(c: &mut Criterion) {
         .num_threads(threads())
         .build()
         .expect("thread pool");
-    for direction in [Direction::Forward, Direction::Inverse] {
-        let name = match direction {
-            Direction::Forward => "he_fft",
-            Direction::Inverse => "he_ifft",
-        };
+    for name in ["he_fft", "he_ifft", "he_coset_change"] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(1));
@@ -55,7 +55,17 @@ fn fft(c: &mut Criterion) {
                 let ctx = fft_context::<Fr>(n).expect("context");
                 let sk = SecKey::generate(&ctx).expect("secret key");
                 let pk = PubKey::generate(&sk).expect("public key");
-                let fft = Fft::<Fr>::new(&ctx, n, direction, &FftOptions::default()).expect("plan");
+                let options = FftOptions::default();
+                let fft = match name {
+                    "he_fft" => Fft::<Fr>::new(&ctx, n, Direction::Forward, &options),
+                    "he_ifft" => Fft::<Fr>::new(&ctx, n, Direction::Inverse, &options),
+                    _ => {
+                        let h = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
+                        let coset = h.get_coset(Fr::GENERATOR).expect("coset");
+                        Fft::coset_change(&ctx, &h, &coset, &options)
+                    }
+                }
+                .expect("plan");
                 let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).expect("galois keys");
                 let mut rng = StdRng::seed_from_u64(n as u64);
                 let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();

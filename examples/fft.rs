@@ -1,15 +1,23 @@
 //! The main job: an exact encrypted BN254 FFT (or inverse FFT), verified against arkworks.
 //!
 //! ```text
-//! cargo run --release --example fft -- [--size N] [--inverse] [--threads T] [--json]
-//!                                      [--input FILE --output FILE] [--cache auto|always|never]
-//!                                      [--small]
+//! cargo run --release --example fft -- [--size N] [--inverse] [--coset | --to-coset]
+//!                                      [--threads T] [--json] [--input FILE --output FILE]
+//!                                      [--cache auto|always|never] [--ring-degree R | --small]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
 //! keys the plan asks for computes the FFT; the owner decrypts. The example plays both sides
 //! and checks the result against `ark_poly::Radix2EvaluationDomain`. Exit status: 0 verified,
 //! 1 mismatch, 2 usage or engine error.
+//!
+//! `--ring-degree R` uses ring degree R (>= 128-bit security is still required) instead of
+//! the default, 32768 (with `--to-coset`: 2n, from 32768 up to 65536, so the vector fits half
+//! the slots).
+//!
+//! `--coset` runs the transform on the coset `g H` (`g = Fr::GENERATOR`, as ark-groth16 does);
+//! `--to-coset` takes evaluations on `H` to evaluations on `g H` (`coset.fft(&h.ifft(x))`, a
+//! prover's move to its quotient coset) as one circulant product.
 
 use std::fs;
 use std::io::Write;
@@ -18,37 +26,46 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use ark_bn254::Fr;
-use ark_ff::UniformRand;
+use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
-use he_fft::{fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft, FftOptions};
+use he_fft::{
+    coset_change_context, fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft,
+    FftOptions,
+};
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 use indicatif::{ProgressBar, ProgressStyle};
 
-const USAGE: &str = "usage: fft [--size N] [--inverse] [--threads T] [--json] \
-[--input FILE --output FILE] [--cache auto|always|never] [--small]";
+const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
+[--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small]";
 
 struct Args {
     size: usize,
     inverse: bool,
+    coset: bool,
+    to_coset: bool,
     threads: usize,
     json: bool,
     input: Option<String>,
     output: Option<String>,
     cache: DiagonalCache,
     small: bool,
+    ring_degree: Option<usize>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         size: 1024,
         inverse: false,
+        coset: false,
+        to_coset: false,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         json: false,
         input: None,
         output: None,
         cache: DiagonalCache::default(),
         small: false,
+        ring_degree: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -56,6 +73,8 @@ fn parse_args() -> Result<Args, String> {
         match arg.as_str() {
             "--size" => a.size = value("--size")?.parse().map_err(|_| "bad --size")?,
             "--inverse" => a.inverse = true,
+            "--coset" => a.coset = true,
+            "--to-coset" => a.to_coset = true,
             "--threads" => a.threads = value("--threads")?.parse().map_err(|_| "bad --threads")?,
             "--json" => a.json = true,
             "--input" => a.input = Some(value("--input")?),
@@ -69,12 +88,25 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--small" => a.small = true,
+            "--ring-degree" => {
+                a.ring_degree = Some(
+                    value("--ring-degree")?
+                        .parse()
+                        .map_err(|_| "bad --ring-degree")?,
+                )
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
+    }
+    if a.small && a.ring_degree.is_some() {
+        return Err("--small and --ring-degree exclude each other".into());
+    }
+    if a.to_coset && (a.coset || a.inverse) {
+        return Err("--to-coset takes neither --coset nor --inverse".into());
     }
     Ok(a)
 }
@@ -132,6 +164,20 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else {
         Direction::Forward
     };
+    let subgroup = Radix2EvaluationDomain::<Fr>::new(n)
+        .filter(|d| d.size() == n)
+        .ok_or("no FFT domain of this size")?;
+    let coset = subgroup
+        .get_coset(Fr::GENERATOR)
+        .ok_or("the generator has no inverse")?;
+    let domain = if args.coset { coset } else { subgroup };
+    let transform = match (args.to_coset, args.coset, args.inverse) {
+        (true, _, _) => "coset change (evaluations on H to g H)",
+        (false, false, false) => "FFT",
+        (false, false, true) => "inverse FFT",
+        (false, true, false) => "coset FFT",
+        (false, true, true) => "coset inverse FFT",
+    };
     let say = |line: String| {
         if !args.json {
             println!("{line}");
@@ -146,12 +192,15 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             .ciphertext_bits(required_ciphertext_bits(2048, 254, n))
             .allow_insecure(true)
             .build()?
+    } else if let Some(r) = args.ring_degree {
+        Context::for_field::<Fr>(r as u64, required_ciphertext_bits(r, 254, n))?
+    } else if args.to_coset {
+        coset_change_context::<Fr>(n)?
     } else {
         fft_context::<Fr>(n)?
     };
     say(format!(
-        "encrypted {} of size {n} over BN254 Fr, {} thread(s)",
-        if args.inverse { "inverse FFT" } else { "FFT" },
+        "encrypted {transform} of size {n} over BN254 Fr, {} thread(s)",
         args.threads
     ));
     say(format!(
@@ -177,7 +226,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         cache: args.cache,
         ..FftOptions::default()
     };
-    let fft = Fft::<Fr>::new(&ctx, n, direction, &options)?;
+    let fft = if args.to_coset {
+        Fft::coset_change(&ctx, &subgroup, &coset, &options)?
+    } else {
+        Fft::on_domain(&ctx, &domain, direction, &options)?
+    };
     let encode = t.elapsed();
     let plan = fft.plan();
     say(format!(
@@ -229,8 +282,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let t = Instant::now();
     let result = fft.decrypt(&sk, &y)?;
     let decrypt = t.elapsed();
-    let domain = Radix2EvaluationDomain::<Fr>::new(n).ok_or("no FFT domain of this size")?;
-    let (expected, plain) = plain_fft(&domain, &x, args.inverse);
+    let (expected, plain) = plain_median(|| match (args.to_coset, args.inverse) {
+        (true, _) => coset.fft(&subgroup.ifft(&x)),
+        (false, false) => domain.fft(&x),
+        (false, true) => domain.ifft(&x),
+    });
     let verified = result == expected;
 
     if let Some(path) = &args.output {
@@ -286,7 +342,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     ));
     if args.json {
         println!(
-            "{{\"size\":{n},\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
+            "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
 \"diagonals_cached\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
@@ -312,14 +368,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 }
 
 /// The arkworks result and the median time of repeated runs (at least 5, about 0.2 s).
-fn plain_fft(domain: &Radix2EvaluationDomain<Fr>, x: &[Fr], inverse: bool) -> (Vec<Fr>, Duration) {
-    let once = || {
-        if inverse {
-            domain.ifft(x)
-        } else {
-            domain.fft(x)
-        }
-    };
+fn plain_median(once: impl Fn() -> Vec<Fr>) -> (Vec<Fr>, Duration) {
     let mut times = Vec::new();
     let start = Instant::now();
     let mut out = once();

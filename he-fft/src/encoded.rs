@@ -31,10 +31,16 @@ impl Default for DiagonalCache {
 /// row period (so a diagonal of a short vector costs a short transform and little memory)
 /// and, depending on the [`DiagonalCache`] policy, every diagonal already encoded.
 ///
+/// A circulant matrix ([`Matrix::is_circulant`]) on a replicated layout (`n <= N/2`) has a
+/// constant on each slot row of every diagonal: those encode with period 1 (4 words per
+/// prime, no transform) and are always cached, whatever the policy.
+///
 /// Diagonals are data-independent: build this once per matrix and reuse it for every input.
 pub struct EncodedTransform<F: PrimeField> {
     matrix: Matrix<F>,
     encoder: PeriodicEncoder<F>,
+    /// Period 1, for a circulant matrix on a replicated layout.
+    constant_rows: Option<PeriodicEncoder<F>>,
     baby: usize,
     giant: usize,
     terms: Vec<Term>,
@@ -59,9 +65,23 @@ impl<F: PrimeField> EncodedTransform<F> {
         }
         let d = plan.input_layout().row_period();
         let encoder = PeriodicEncoder::new(ctx, d, None)?;
+        // Replicated, every block starts at (0, 0) with period d = n: diag'(g, b) at row i,
+        // slot j is column[(j + a) mod n - (j + b') mod n] for offsets a, b' of the row, the
+        // same for every j.
+        let constant_rows = if matrix.is_circulant() && d == matrix.dim() {
+            Some(PeriodicEncoder::new(ctx, 1, None)?)
+        } else {
+            None
+        };
+        let cache = if constant_rows.is_some() {
+            DiagonalCache::Always
+        } else {
+            cache
+        };
         let mut t = EncodedTransform {
             matrix,
             encoder,
+            constant_rows,
             baby: plan.baby_steps(),
             giant: plan.giant_steps(),
             terms: plan.terms().to_vec(),
@@ -109,9 +129,10 @@ impl<F: PrimeField> EncodedTransform<F> {
             .map_or(0, |c| c.iter().map(EncodedPtxt::size_bytes).sum())
     }
 
-    /// What caching every diagonal would take: `2d` words per chain prime per diagonal.
+    /// What caching every diagonal would take: `2d` words per chain prime per diagonal (`d`
+    /// the period of the diagonals' encoder, at least 2).
     pub fn estimated_cache_bytes(&self, ctx: &Context) -> u64 {
-        let d = self.encoder.period() as u64;
+        let d = self.diagonal_encoder().period().max(2) as u64;
         let per = 2 * d * u64::from(ctx.num_ctxt_primes()) * 8;
         per * (self.terms.len() * self.giant * self.baby) as u64
     }
@@ -131,15 +152,21 @@ impl<F: PrimeField> EncodedTransform<F> {
         }
     }
 
+    fn diagonal_encoder(&self) -> &PeriodicEncoder<F> {
+        self.constant_rows.as_ref().unwrap_or(&self.encoder)
+    }
+
     /// diag'(g, b) for one block product: slot `j` of row `i` is entry
-    /// `(R_i + (j - g n1) mod d, C_i + (j + b) mod d)` of the matrix.
+    /// `(R_i + (j - g n1) mod d, C_i + (j + b) mod d)` of the matrix (`d` the layout's row
+    /// period; only `j = 0` when the rows are constant).
     fn encode_diagonal(&self, term: usize, g: usize, b: usize) -> Result<EncodedPtxt> {
         let d = self.encoder.period();
         let shift = d - (g * self.baby) % d;
         let Term { blocks, shifts, .. } = self.terms[term];
+        let encoder = self.diagonal_encoder();
         let row = |i: usize| -> Vec<F> {
             let ((r0, c0), (rs, cs)) = (blocks[i], shifts[i]);
-            (0..d)
+            (0..encoder.period())
                 .map(|j| {
                     self.matrix
                         .at(r0 + (j + shift + rs) % d, c0 + (j + b + cs) % d)
@@ -148,9 +175,9 @@ impl<F: PrimeField> EncodedTransform<F> {
         };
         let row0 = row(0);
         if blocks[1] == blocks[0] && shifts[1] == shifts[0] {
-            self.encoder.encode(&row0, &row0)
+            encoder.encode(&row0, &row0)
         } else {
-            self.encoder.encode(&row0, &row(1))
+            encoder.encode(&row0, &row(1))
         }
     }
 }

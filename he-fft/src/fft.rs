@@ -23,28 +23,84 @@ pub enum Direction {
 /// Entries are looked up in a table of the `n` powers, so the matrix costs `n` field
 /// elements whatever its size.
 pub fn dft_matrix<F: FftField + PrimeField>(n: usize, direction: Direction) -> Result<Matrix<F>> {
-    let domain = Radix2EvaluationDomain::<F>::new(n)
+    domain_matrix(&subgroup(n)?, direction)
+}
+
+/// The matrix of ark-poly's transform on `domain`, a subgroup `H = <w>` of size `n` or a
+/// coset `g H` of one ([`EvaluationDomain::get_coset`]): forward is `domain.fft`
+/// (coefficients to evaluations at `g w^r`; entry `(r, c)` is `g^c w^(rc)`), inverse is
+/// `domain.ifft` (entry `(r, c)` is `n^-1 g^-r w^(-rc)`).
+///
+/// Two tables of `n` powers, whatever the size.
+pub fn domain_matrix<F: FftField + PrimeField>(
+    domain: &Radix2EvaluationDomain<F>,
+    direction: Direction,
+) -> Result<Matrix<F>> {
+    let n = domain.size();
+    let (root, scale, offset) = match direction {
+        Direction::Forward => (domain.group_gen(), F::one(), domain.coset_offset()),
+        Direction::Inverse => (
+            domain.group_gen_inv(),
+            domain.size_inv(),
+            domain.coset_offset_inv(),
+        ),
+    };
+    let powers = powers_of(root, scale, n);
+    let offsets = powers_of(offset, F::one(), n);
+    // r c mod n: both are below n <= 2^32 on any field we can encode, so r * c fits a u64.
+    Matrix::from_fn(n, move |r, c| {
+        let skew = match direction {
+            Direction::Forward => offsets[c],
+            Direction::Inverse => offsets[r],
+        };
+        skew * powers[((r as u64 * c as u64) % n as u64) as usize]
+    })
+}
+
+/// The matrix taking a polynomial's evaluations on `from` to its evaluations on `to` (two
+/// cosets of one subgroup of size `n`, either possibly the subgroup itself):
+/// `to.fft(&from.ifft(e))` in one product.
+///
+/// It is circulant (entry `(r, c)` depends on `r - c` only), so its diagonals are constants:
+/// on a replicated layout they cost nothing to encode ([`Matrix::circulant`]). Column:
+/// `n^-1 sum_k s^k w^(kt)` with `s = g_to / g_from`.
+pub fn coset_change_matrix<F: FftField + PrimeField>(
+    from: &Radix2EvaluationDomain<F>,
+    to: &Radix2EvaluationDomain<F>,
+) -> Result<Matrix<F>> {
+    let n = from.size();
+    if to.size() != n {
+        return Err(Error::InvalidArgument(format!(
+            "a coset change needs two cosets of one subgroup, got sizes {n} and {}",
+            to.size()
+        )));
+    }
+    let s = to.coset_offset() * from.coset_offset_inv();
+    let column = subgroup::<F>(n)?.fft(&powers_of(s, from.size_inv(), n));
+    Matrix::circulant(column)
+}
+
+/// ark-poly's subgroup of size exactly `n`.
+fn subgroup<F: FftField>(n: usize) -> Result<Radix2EvaluationDomain<F>> {
+    Radix2EvaluationDomain::<F>::new(n)
         .filter(|d| d.size() == n)
         .ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "no radix-2 domain of size {n} in this field (needs a power of two up to 2^{})",
                 F::TWO_ADICITY
             ))
-        })?;
-    let (root, scale) = match direction {
-        Direction::Forward => (domain.group_gen(), F::one()),
-        Direction::Inverse => (domain.group_gen_inv(), domain.size_inv()),
-    };
+        })
+}
+
+/// `scale * base^i` for `i < n`.
+fn powers_of<F: FftField>(base: F, scale: F, n: usize) -> Vec<F> {
     let mut powers = Vec::with_capacity(n);
     let mut p = scale;
     for _ in 0..n {
         powers.push(p);
-        p *= root;
+        p *= base;
     }
-    // r c mod n: both are below n <= 2^32 on any field we can encode, so r * c fits a u64.
-    Matrix::from_fn(n, move |r, c| {
-        powers[((r as u64 * c as u64) % n as u64) as usize]
-    })
+    powers
 }
 
 /// Options of an [`Fft`].
@@ -59,8 +115,16 @@ pub struct FftOptions {
 /// An exact encrypted FFT (or inverse FFT) of one size on one context: plan, encoded
 /// diagonals, and helpers to encrypt and decrypt vectors in the plan's layout.
 ///
+/// Three kinds, each equal to ark-poly's result exactly:
+/// - [`new`](Self::new): `fft` / `ifft` on the subgroup of size `n`;
+/// - [`on_domain`](Self::on_domain): the same on any radix-2 domain, cosets included (the
+///   coset FFTs of a prover's quotient computation);
+/// - [`coset_change`](Self::coset_change): evaluations on one coset to evaluations on
+///   another (`to.fft(&from.ifft(e))`), a circulant matrix whose diagonals cost nothing to
+///   encode when `n <= N/2`.
+///
 /// The route is the BSGS diagonal method at one multiplicative level (see
-/// [`TransformPlan`]); the decrypted result equals ark-poly's `fft` / `ifft` exactly.
+/// [`TransformPlan`]).
 ///
 /// # Example
 ///
@@ -89,7 +153,7 @@ pub struct FftOptions {
 /// ```
 pub struct Fft<F: FftField + PrimeField> {
     ctx: Context,
-    direction: Direction,
+    direction: Option<Direction>,
     plan: TransformPlan,
     encoded: EncodedTransform<F>,
 }
@@ -102,8 +166,77 @@ impl<F: FftField + PrimeField> Fft<F> {
         direction: Direction,
         options: &FftOptions,
     ) -> Result<Self> {
+        Self::on_domain(ctx, &subgroup(n)?, direction, options)
+    }
+
+    /// The transform on `domain`, which may be a coset: decrypting gives `domain.fft(x)`
+    /// (forward) or `domain.ifft(x)` (inverse) exactly, offset included.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use ark_ff::FftField;
+    /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+    /// use he_fft::{Direction, Fft, FftOptions};
+    /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
+    ///     .allow_insecure(true).build()?; // toy size, insecure
+    /// // The coset ark-groth16 evaluates its quotient on.
+    /// let coset = Radix2EvaluationDomain::<Fr>::new(8).unwrap().get_coset(Fr::GENERATOR).unwrap();
+    /// let fft = Fft::on_domain(&ctx, &coset, Direction::Forward, &FftOptions::default())?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+    ///
+    /// let x: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+    /// let y = fft.apply(&gk, &fft.encrypt(&pk, &x)?)?;
+    /// assert_eq!(fft.decrypt(&sk, &y)?, coset.fft(&x));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn on_domain(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        Self::with_matrix(ctx, domain.size(), Some(direction), options, || {
+            domain_matrix(domain, direction)
+        })
+    }
+
+    /// Evaluations on coset `from` to evaluations on coset `to` of the same size (either may
+    /// be the subgroup itself): decrypting gives `to.fft(&from.ifft(e))` exactly.
+    ///
+    /// This is a prover's move from the evaluation domain to the coset its quotient is
+    /// computed on (an inverse FFT and a coset FFT) as one plaintext-matrix product. The
+    /// matrix is circulant ([`coset_change_matrix`]): for `n <= N/2` its diagonals are
+    /// constants per slot row, encoded in no time and held in a few KiB, so the server's work
+    /// is the rotations and products alone. At `n > N/2` it takes the general route and costs
+    /// as much as an FFT.
+    pub fn coset_change(
+        ctx: &Context,
+        from: &Radix2EvaluationDomain<F>,
+        to: &Radix2EvaluationDomain<F>,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        Self::with_matrix(ctx, from.size(), None, options, || {
+            coset_change_matrix(from, to)
+        })
+    }
+
+    /// The plan first, so a size no layout takes is refused before its matrix is built.
+    fn with_matrix(
+        ctx: &Context,
+        n: usize,
+        direction: Option<Direction>,
+        options: &FftOptions,
+        matrix: impl FnOnce() -> Result<Matrix<F>>,
+    ) -> Result<Self> {
         let plan = TransformPlan::new(ctx, n, &options.plan)?;
-        let encoded = EncodedTransform::new(ctx, &plan, dft_matrix(n, direction)?, options.cache)?;
+        let encoded = EncodedTransform::new(ctx, &plan, matrix()?, options.cache)?;
         Ok(Fft {
             ctx: ctx.clone(),
             direction,
@@ -122,8 +255,8 @@ impl<F: FftField + PrimeField> Fft<F> {
         false
     }
 
-    /// Forward or inverse.
-    pub fn direction(&self) -> Direction {
+    /// Forward or inverse; `None` for a [`coset_change`](Self::coset_change).
+    pub fn direction(&self) -> Option<Direction> {
         self.direction
     }
 

@@ -12,7 +12,9 @@
 //! 3. [`TransformPlan::execute`]: the server-side work on ciphertexts, rayon-parallel.
 //!
 //! [`Fft`] bundles the three for ark-poly's radix-2 DFT: decrypting its output gives exactly
-//! `Radix2EvaluationDomain::fft` (or `ifft`) of the input.
+//! `Radix2EvaluationDomain::fft` (or `ifft`) of the input, on the subgroup or on a coset
+//! ([`Fft::on_domain`]). [`Fft::coset_change`] takes evaluations on one coset to
+//! evaluations on another in one product; its matrix is circulant, the cheap case below.
 //!
 //! # Route per size
 //!
@@ -26,6 +28,9 @@
 //!   the off-diagonal blocks on the row-swapped ciphertext; `d = N/2`.
 //! - `n > N`: `n/N` ciphertexts of the `n = N` form; a block matrix of `(n/N)^2` such 2x2
 //!   block products.
+//!
+//! A circulant matrix ([`Matrix::circulant`]) on a replicated vector has diagonals that are
+//! constant on each slot row: they encode with period 1 (4 words per prime, no transform).
 //!
 //! Every route is one plaintext-multiplication level: `y = sum_g rot(g n1, sum_b diag'(g,b) *
 //! rot(b, x))`.
@@ -67,8 +72,8 @@ mod plan;
 
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
-pub use fft::{dft_matrix, Direction, Fft, FftOptions};
+pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
 pub use layout::Layout;
 pub use matrix::Matrix;
-pub use params::{fft_context, required_ciphertext_bits, FFT_RING_DEGREE};
+pub use params::{coset_change_context, fft_context, required_ciphertext_bits, FFT_RING_DEGREE};
 pub use plan::{PlanOptions, TransformPlan};

@@ -9,10 +9,15 @@ type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 
 /// A square `n x n` matrix over `F` (`n` a power of two) to apply to an encrypted vector.
 ///
-/// Three ways to give it: dense rows, generalized diagonals (diagonal `t` holds the entries
-/// `(r, (r + t) mod n)`, the form the diagonal method consumes), or a function of `(row,
+/// Four ways to give it: dense rows, generalized diagonals (diagonal `t` holds the entries
+/// `(r, (r + t) mod n)`, the form the diagonal method consumes), a function of `(row,
 /// column)` for structured matrices too large to store (a DFT of size 32768 would take 34 GB
-/// dense).
+/// dense), or the first column of a circulant matrix.
+///
+/// A circulant matrix (every diagonal constant; rows and diagonals that are found to be so
+/// count too) is the cheap case: for a vector of at most `N/2` entries its diagonals encode
+/// to constants per slot row, which cost no transform to encode and 4 words per prime to
+/// keep ([`EncodedTransform`](crate::EncodedTransform)).
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -41,13 +46,20 @@ enum Entries<F> {
     Rows(Arc<Vec<F>>),
     Diagonals(Arc<Vec<Vec<F>>>),
     Func(EntryFn<F>),
+    /// The first column: entry `(r, c)` is `column[(r - c) mod n]`.
+    Circulant(Arc<Vec<F>>),
 }
 
-impl<F: Copy + Send + Sync + 'static> Matrix<F> {
+impl<F: Copy + PartialEq + Send + Sync + 'static> Matrix<F> {
     /// From `n` rows of `n` entries each.
     pub fn from_rows(rows: Vec<Vec<F>>) -> Result<Self> {
         let dim = check_dim(rows.len())?;
         check_lengths(&rows, dim, "row")?;
+        let circulant =
+            (0..dim).all(|r| (0..dim).all(|c| rows[r][c] == rows[(r + dim - c) % dim][0]));
+        if circulant {
+            return Self::circulant(rows.iter().map(|row| row[0]).collect());
+        }
         Ok(Matrix {
             dim,
             entries: Entries::Rows(Arc::new(rows.concat())),
@@ -59,6 +71,10 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
     pub fn from_diagonals(diagonals: Vec<Vec<F>>) -> Result<Self> {
         let dim = check_dim(diagonals.len())?;
         check_lengths(&diagonals, dim, "diagonal")?;
+        if diagonals.iter().all(|d| d.iter().all(|&v| v == d[0])) {
+            // Diagonal t holds (r, r + t): column[(r - (r + t)) mod n] = column[-t mod n].
+            return Self::circulant((0..dim).map(|r| diagonals[(dim - r) % dim][0]).collect());
+        }
         Ok(Matrix {
             dim,
             entries: Entries::Diagonals(Arc::new(diagonals)),
@@ -75,6 +91,32 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
             dim,
             entries: Entries::Func(Arc::new(entry)),
         })
+    }
+
+    /// The circulant matrix with first column `column` (`n` entries): entry `(r, c)` is
+    /// `column[(r - c) mod n]`, so `M x` is the cyclic convolution of `column` and `x`.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use he_fft::Matrix;
+    ///
+    /// let m = Matrix::circulant([1u64, 2, 3, 4].map(Fr::from).to_vec()).unwrap();
+    /// assert_eq!(m.entry(0, 1), Some(Fr::from(4u64)));
+    /// assert_eq!(m.entry(2, 1), Some(Fr::from(2u64)));
+    /// assert!(m.is_circulant());
+    /// ```
+    pub fn circulant(column: Vec<F>) -> Result<Self> {
+        let dim = check_dim(column.len())?;
+        Ok(Matrix {
+            dim,
+            entries: Entries::Circulant(Arc::new(column)),
+        })
+    }
+
+    /// Whether every diagonal is constant (made by [`circulant`](Self::circulant), or rows
+    /// or diagonals found to be circulant; a function is never inspected).
+    pub fn is_circulant(&self) -> bool {
+        matches!(self.entries, Entries::Circulant(_))
     }
 
     /// The dimension `n`.
@@ -94,6 +136,7 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
             Entries::Rows(e) => e[row * self.dim + column],
             Entries::Diagonals(d) => d[(column + self.dim - row) % self.dim][row],
             Entries::Func(f) => f(row, column),
+            Entries::Circulant(c) => c[(row + self.dim - column) % self.dim],
         }
     }
 }
@@ -104,6 +147,7 @@ impl<F> fmt::Debug for Matrix<F> {
             Entries::Rows(_) => "rows",
             Entries::Diagonals(_) => "diagonals",
             Entries::Func(_) => "function",
+            Entries::Circulant(_) => "circulant column",
         };
         f.debug_struct("Matrix")
             .field("dim", &self.dim)

@@ -27,3 +27,20 @@ pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     let bits = required_ciphertext_bits(FFT_RING_DEGREE, F::MODULUS_BIT_SIZE, n);
     Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)
 }
+
+/// A >= 128-bit secure context for [`Fft::coset_change`](crate::Fft::coset_change) of size
+/// `n`: ring degree `2n` (at least [`FFT_RING_DEGREE`], at most 65536) so that up to
+/// `n = 32768` the vector is replicated and the circulant diagonals are constants per row,
+/// and the modulus from [`required_ciphertext_bits`].
+///
+/// ```
+/// assert_eq!(he_fft::coset_change_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
+    let ring = n
+        .saturating_mul(2)
+        .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);
+    let bits = required_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
+    Context::for_field::<F>(ring as u64, bits)
+}

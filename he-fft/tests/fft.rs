@@ -1,7 +1,5 @@
 //! Encrypted FFT / iFFT against ark-poly, for every power-of-two size up to 2N at N = 2048.
 
-use std::sync::OnceLock;
-
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
@@ -12,35 +10,8 @@ use he_fft::{
 };
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
-const N: usize = 2048;
-
-struct Keys {
-    ctx: Context,
-    sk: SecKey,
-    pk: PubKey,
-}
-
-/// One toy context (insecure at this N, hence the opt-out) sized for the largest test.
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let ctx = Context::builder()
-            .ring_degree(N as u64)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N))
-            .allow_insecure(true)
-            .build()
-            .expect("context");
-        let sk = SecKey::generate(&ctx).expect("secret key");
-        let pk = PubKey::generate(&sk).expect("public key");
-        Keys { ctx, sk, pk }
-    })
-}
-
-fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    (0..n).map(|_| Fr::rand(&mut rng)).collect()
-}
+mod common;
+use common::{keys, random_vector, N};
 
 fn plain(n: usize, x: &[Fr], direction: Direction) -> Vec<Fr> {
     let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");

@@ -1,0 +1,40 @@
+//! What the he-fft integration tests share: one toy context with its keys, and random vectors.
+
+use std::sync::OnceLock;
+
+use ark_bn254::Fr;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use ark_std::UniformRand;
+use he_fft::required_ciphertext_bits;
+use helib_rs::{Context, PubKey, SecKey};
+
+/// The ring degree of the tests: small and fast, far from secure.
+pub const N: usize = 2048;
+
+pub struct Keys {
+    pub ctx: Context,
+    pub sk: SecKey,
+    pub pk: PubKey,
+}
+
+/// One toy context (insecure at this N, hence the opt-out) sized for transforms up to 2N.
+pub fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let ctx = Context::builder()
+            .ring_degree(N as u64)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N))
+            .allow_insecure(true)
+            .build()
+            .expect("context");
+        let sk = SecKey::generate(&ctx).expect("secret key");
+        let pk = PubKey::generate(&sk).expect("public key");
+        Keys { ctx, sk, pk }
+    })
+}
+
+pub fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n).map(|_| Fr::rand(&mut rng)).collect()
+}
