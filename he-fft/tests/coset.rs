@@ -4,13 +4,11 @@
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{
-    DiagonalCache, Direction, EncodedTransform, Fft, FftOptions, Matrix, PlanOptions, TransformPlan,
-};
+use he_fft::{DiagonalCache, Direction, Fft, FftOptions, Matrix, PlanOptions, TransformPlan};
 use helib_rs::{Error, GaloisKeys};
 
 mod common;
-use common::{keys, random_vector, N};
+use common::{decrypted_product, keys, random_vector, N};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
     Radix2EvaluationDomain::new(n).expect("domain")
@@ -180,12 +178,8 @@ fn circulant_matrices_multiply_exactly() {
                 DiagonalCache::Never,
                 DiagonalCache::UpTo(0),
             ][i];
-            let encoded = EncodedTransform::new(&k.ctx, &plan, m, cache).unwrap();
-            let y = plan.execute(&encoded, &gk, &ct).unwrap();
             assert_eq!(
-                plan.output_layout()
-                    .decrypt::<Fr>(&k.ctx, &k.sk, &y)
-                    .unwrap(),
+                decrypted_product(&plan, m, cache, &gk, &ct),
                 expected,
                 "n = {n}, matrix {i}"
             );

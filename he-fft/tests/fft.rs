@@ -11,7 +11,7 @@ use he_fft::{
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 mod common;
-use common::{keys, random_vector, N};
+use common::{decrypted_product, keys, random_vector, N};
 
 fn plain(n: usize, x: &[Fr], direction: Direction) -> Vec<Fr> {
     let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
@@ -192,13 +192,8 @@ fn general_matrices_by_rows_and_diagonals() {
             Matrix::from_rows(rows.clone()).unwrap(),
             Matrix::from_diagonals(diagonals.clone()).unwrap(),
         ] {
-            let encoded =
-                EncodedTransform::new(&k.ctx, &plan, m, DiagonalCache::default()).unwrap();
-            let y = plan.execute(&encoded, &gk, &ct).unwrap();
             assert_eq!(
-                plan.output_layout()
-                    .decrypt::<Fr>(&k.ctx, &k.sk, &y)
-                    .unwrap(),
+                decrypted_product(&plan, m, DiagonalCache::default(), &gk, &ct),
                 expected,
                 "n = {n}"
             );

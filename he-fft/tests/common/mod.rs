@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use he_fft::required_ciphertext_bits;
-use helib_rs::{Context, PubKey, SecKey};
+use he_fft::{required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix, TransformPlan};
+use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 /// The ring degree of the tests: small and fast, far from secure.
 pub const N: usize = 2048;
@@ -37,4 +37,20 @@ pub fn keys() -> &'static Keys {
 pub fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
     let mut rng = StdRng::seed_from_u64(seed);
     (0..n).map(|_| Fr::rand(&mut rng)).collect()
+}
+
+/// `m` through `plan` on the encrypted `ct`, decrypted.
+pub fn decrypted_product(
+    plan: &TransformPlan,
+    m: Matrix<Fr>,
+    cache: DiagonalCache,
+    gk: &GaloisKeys,
+    ct: &[Ctxt],
+) -> Vec<Fr> {
+    let k = keys();
+    let encoded = EncodedTransform::new(&k.ctx, plan, m, cache).expect("encoding");
+    let y = plan.execute(&encoded, gk, ct).expect("product");
+    plan.output_layout()
+        .decrypt::<Fr>(&k.ctx, &k.sk, &y)
+        .expect("decrypt")
 }
