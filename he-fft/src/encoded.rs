@@ -66,9 +66,9 @@ impl<F: PrimeField> EncodedTransform<F> {
         let d = plan.input_layout().row_period();
         let encoder = PeriodicEncoder::new(ctx, d, None)?;
         // Replicated, every block starts at (0, 0) with period d = n: diag'(g, b) at row i,
-        // slot j is column[(j + a) mod n - (j + b') mod n] for offsets a, b' of the row, the
-        // same for every j.
-        let constant_rows = if matrix.is_circulant() && d == matrix.dim() {
+        // slot j is column[((j + a) mod n - (j + b') mod n) mod n] = column[(a - b') mod n]
+        // for the row's offsets a, b', the same for every j.
+        let constant_rows = if matrix.is_circulant() && plan.input_layout().is_replicated() {
             Some(PeriodicEncoder::new(ctx, 1, None)?)
         } else {
             None

@@ -21,7 +21,8 @@ pub enum Direction {
 /// `group_gen`), or its inverse: entry `(r, c)` is `w^(rc)`, resp. `n^-1 w^(-rc)`.
 ///
 /// Entries are looked up in a table of the `n` powers, so the matrix costs `n` field
-/// elements whatever its size.
+/// elements whatever its size (allocated here: [`Fft`]'s constructors build it only after
+/// the plan has accepted `n`).
 pub fn dft_matrix<F: FftField + PrimeField>(n: usize, direction: Direction) -> Result<Matrix<F>> {
     domain_matrix(&subgroup(n)?, direction)
 }
@@ -31,7 +32,7 @@ pub fn dft_matrix<F: FftField + PrimeField>(n: usize, direction: Direction) -> R
 /// (coefficients to evaluations at `g w^r`; entry `(r, c)` is `g^c w^(rc)`), inverse is
 /// `domain.ifft` (entry `(r, c)` is `n^-1 g^-r w^(-rc)`).
 ///
-/// Two tables of `n` powers, whatever the size.
+/// One table of `n` powers, and on a proper coset a second one of the offset's powers.
 pub fn domain_matrix<F: FftField + PrimeField>(
     domain: &Radix2EvaluationDomain<F>,
     direction: Direction,
@@ -46,15 +47,17 @@ pub fn domain_matrix<F: FftField + PrimeField>(
         ),
     };
     let powers = powers_of(root, scale, n);
-    let offsets = powers_of(offset, F::one(), n);
     // r c mod n: both are below n <= 2^32 on any field we can encode, so r * c fits a u64.
-    Matrix::from_fn(n, move |r, c| {
-        let skew = match direction {
-            Direction::Forward => offsets[c],
-            Direction::Inverse => offsets[r],
-        };
-        skew * powers[((r as u64 * c as u64) % n as u64) as usize]
-    })
+    let at = move |r: usize, c: usize| ((r as u64 * c as u64) % n as u64) as usize;
+    // Encoding on demand evaluates all n^2 entries per run: no product by 1 on the subgroup.
+    if offset.is_one() {
+        return Matrix::from_fn(n, move |r, c| powers[at(r, c)]);
+    }
+    let offsets = powers_of(offset, F::one(), n);
+    match direction {
+        Direction::Forward => Matrix::from_fn(n, move |r, c| offsets[c] * powers[at(r, c)]),
+        Direction::Inverse => Matrix::from_fn(n, move |r, c| offsets[r] * powers[at(r, c)]),
+    }
 }
 
 /// The matrix taking a polynomial's evaluations on `from` to its evaluations on `to` (two
@@ -69,15 +72,26 @@ pub fn coset_change_matrix<F: FftField + PrimeField>(
     to: &Radix2EvaluationDomain<F>,
 ) -> Result<Matrix<F>> {
     let n = from.size();
-    if to.size() != n {
+    if to.size() != n || to.group_gen() != from.group_gen() {
         return Err(Error::InvalidArgument(format!(
-            "a coset change needs two cosets of one subgroup, got sizes {n} and {}",
-            to.size()
+            "a coset change needs two cosets of one subgroup, got sizes {n} and {}{}",
+            to.size(),
+            if to.size() == n {
+                " with different generators"
+            } else {
+                ""
+            }
         )));
     }
     let s = to.coset_offset() * from.coset_offset_inv();
-    let column = subgroup::<F>(n)?.fft(&powers_of(s, from.size_inv(), n));
-    Matrix::circulant(column)
+    // from's own subgroup (offset 1), whose generator both share.
+    let h = Radix2EvaluationDomain {
+        offset: F::one(),
+        offset_inv: F::one(),
+        offset_pow_size: F::one(),
+        ..*from
+    };
+    Matrix::circulant(h.fft(&powers_of(s, from.size_inv(), n)))
 }
 
 /// ark-poly's subgroup of size exactly `n`.
@@ -213,9 +227,10 @@ impl<F: FftField + PrimeField> Fft<F> {
     /// This is a prover's move from the evaluation domain to the coset its quotient is
     /// computed on (an inverse FFT and a coset FFT) as one plaintext-matrix product. The
     /// matrix is circulant ([`coset_change_matrix`]): for `n <= N/2` its diagonals are
-    /// constants per slot row, encoded in no time and held in a few KiB, so the server's work
-    /// is the rotations and products alone. At `n > N/2` it takes the general route and costs
-    /// as much as an FFT.
+    /// constants per slot row, encoded in no time and held in 4 words per prime each (7 MiB
+    /// for all of them at n = 32768), so the server's work is the rotations and products
+    /// alone. At `n > N/2` it takes the general route and costs as much as an FFT;
+    /// [`coset_change_context`](crate::coset_change_context) picks a ring that avoids that.
     pub fn coset_change(
         ctx: &Context,
         from: &Radix2EvaluationDomain<F>,

@@ -50,9 +50,12 @@ enum Entries<F> {
     Circulant(Arc<Vec<F>>),
 }
 
-impl<F: Copy + PartialEq + Send + Sync + 'static> Matrix<F> {
-    /// From `n` rows of `n` entries each.
-    pub fn from_rows(rows: Vec<Vec<F>>) -> Result<Self> {
+impl<F: Copy + Send + Sync + 'static> Matrix<F> {
+    /// From `n` rows of `n` entries each (kept as one column when they are circulant).
+    pub fn from_rows(rows: Vec<Vec<F>>) -> Result<Self>
+    where
+        F: PartialEq,
+    {
         let dim = check_dim(rows.len())?;
         check_lengths(&rows, dim, "row")?;
         let circulant =
@@ -67,8 +70,11 @@ impl<F: Copy + PartialEq + Send + Sync + 'static> Matrix<F> {
     }
 
     /// From `n` generalized diagonals of `n` entries: `diagonals[t][r]` is entry
-    /// `(r, (r + t) mod n)`.
-    pub fn from_diagonals(diagonals: Vec<Vec<F>>) -> Result<Self> {
+    /// `(r, (r + t) mod n)` (kept as one column when every diagonal is constant).
+    pub fn from_diagonals(diagonals: Vec<Vec<F>>) -> Result<Self>
+    where
+        F: PartialEq,
+    {
         let dim = check_dim(diagonals.len())?;
         check_lengths(&diagonals, dim, "diagonal")?;
         if diagonals.iter().all(|d| d.iter().all(|&v| v == d[0])) {

@@ -38,6 +38,11 @@ pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(helib_rs::Error::InvalidArgument(format!(
+            "a coset change's size must be a power of two, got {n}"
+        )));
+    }
     let ring = n
         .saturating_mul(2)
         .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);

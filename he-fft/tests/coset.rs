@@ -5,10 +5,10 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{DiagonalCache, Direction, Fft, FftOptions, Matrix, PlanOptions, TransformPlan};
-use helib_rs::{Error, GaloisKeys};
+use helib_rs::{Error, GaloisKeys, GaloisSteps};
 
 mod common;
-use common::{decrypted_product, keys, random_vector, N};
+use common::{decrypted_product, keys, random_vector, two_level_keys, N};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
     Radix2EvaluationDomain::new(n).expect("domain")
@@ -57,7 +57,8 @@ fn the_offset_changes_the_result() {
     let k = keys();
     let n = 16;
     let x = random_vector(n, 7);
-    let coset = subgroup(n).get_coset(Fr::from(5u64)).unwrap();
+    // 7, not 5: 5 is BN254's Fr::GENERATOR, which the other tests use.
+    let coset = subgroup(n).get_coset(Fr::from(7u64)).unwrap();
     let fft = Fft::on_domain(&k.ctx, &coset, Direction::Forward, &FftOptions::default()).unwrap();
     let y = run(&fft, &x).0;
     assert_eq!(y, coset.fft(&x));
@@ -223,9 +224,59 @@ fn circulant_detection_is_exact() {
     ));
 }
 
+/// After an FFT (whose output is half-rotated on a replicated layout), a coset change that
+/// takes that layout as its input: both row flavours of the constant-row diagonals.
+#[test]
+fn coset_change_after_an_fft_chains() {
+    let k = two_level_keys();
+    for n in [4, 64, N / 2] {
+        let h = subgroup(n);
+        let coset = h.get_coset(Fr::GENERATOR).unwrap();
+        let x = random_vector(n, 500 + n as u64);
+        let fft = Fft::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let options = FftOptions {
+            plan: PlanOptions {
+                half_rotated_input: true,
+                ..PlanOptions::default()
+            },
+            ..FftOptions::default()
+        };
+        let change = Fft::coset_change(&k.ctx, &h, &coset, &options).unwrap();
+        assert_eq!(change.plan().input_layout(), fft.plan().output_layout());
+        let steps = fft
+            .galois_steps()
+            .requested_steps()
+            .iter()
+            .chain(change.galois_steps().requested_steps())
+            .copied()
+            .collect::<Vec<_>>();
+        let steps = GaloisSteps::new().steps(steps).row_swap();
+        let gk = GaloisKeys::generate(&k.sk, &steps).unwrap();
+        let evals = fft.apply(&gk, &fft.encrypt(&k.pk, &x).unwrap()).unwrap();
+        let y = change.apply(&gk, &evals).unwrap();
+        assert!(y[0].noise_budget() > 0.0, "n = {n}");
+        // Evaluations on H to evaluations on g H: the coset FFT of the input.
+        assert_eq!(change.decrypt(&k.sk, &y).unwrap(), coset.fft(&x), "n = {n}");
+    }
+}
+
 #[test]
 fn coset_change_errors_are_clear() {
     let k = keys();
+    // Same size, another generator (ark-poly's fields are public).
+    let h = subgroup(8);
+    let other = Radix2EvaluationDomain {
+        group_gen: h.group_gen().square(),
+        ..h
+    };
+    match Fft::coset_change(&k.ctx, &h, &other, &FftOptions::default()) {
+        Err(Error::InvalidArgument(msg)) => assert!(msg.contains("generators"), "{msg}"),
+        other => panic!("expected InvalidArgument, got {:?}", other.map(|_| ())),
+    }
+    assert!(matches!(
+        he_fft::coset_change_context::<Fr>(20000),
+        Err(Error::InvalidArgument(msg)) if msg.contains("power of two")
+    ));
     match Fft::coset_change(&k.ctx, &subgroup(8), &subgroup(16), &FftOptions::default()) {
         Err(Error::InvalidArgument(msg)) => assert!(msg.contains("sizes 8 and 16"), "{msg}"),
         other => panic!("expected InvalidArgument, got {:?}", other.map(|_| ())),

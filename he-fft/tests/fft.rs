@@ -8,10 +8,10 @@ use he_fft::{
     required_ciphertext_bits, DiagonalCache, Direction, EncodedTransform, Fft, FftOptions, Layout,
     Matrix, PlanOptions, TransformPlan,
 };
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps};
 
 mod common;
-use common::{decrypted_product, keys, random_vector, N};
+use common::{decrypted_product, keys, random_vector, two_level_keys, Keys, N};
 
 fn plain(n: usize, x: &[Fr], direction: Direction) -> Vec<Fr> {
     let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
@@ -109,18 +109,9 @@ fn secret_key_uploads_transform_exactly_with_more_budget() {
 /// ifft(fft(x)) == x on ciphertexts: the forward output's layout is the inverse's input.
 #[test]
 fn round_trip_returns_the_input() {
-    // Two transforms are two levels: a modulus with room for both (toy ring, insecure).
-    let ctx = Context::builder()
-        .ring_degree(N as u64)
-        .plaintext_field::<Fr>()
-        .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N) + 300)
-        .allow_insecure(true)
-        .build()
-        .unwrap();
-    let sk = SecKey::generate(&ctx).unwrap();
-    let pk = PubKey::generate(&sk).unwrap();
+    let Keys { ctx, sk, pk } = two_level_keys();
     for n in [2, 256, 2 * N] {
-        let fwd = Fft::<Fr>::new(&ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let fwd = Fft::<Fr>::new(ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
         let inv_options = FftOptions {
             plan: PlanOptions {
                 half_rotated_input: fwd.plan().output_layout().is_half_rotated(),
@@ -128,7 +119,7 @@ fn round_trip_returns_the_input() {
             },
             ..FftOptions::default()
         };
-        let inv = Fft::<Fr>::new(&ctx, n, Direction::Inverse, &inv_options).unwrap();
+        let inv = Fft::<Fr>::new(ctx, n, Direction::Inverse, &inv_options).unwrap();
         assert_eq!(inv.plan().input_layout(), fwd.plan().output_layout());
         let steps: Vec<i64> = fwd
             .galois_steps()
@@ -137,12 +128,12 @@ fn round_trip_returns_the_input() {
             .chain(inv.galois_steps().requested_steps())
             .copied()
             .collect();
-        let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().steps(steps).row_swap()).unwrap();
+        let gk = GaloisKeys::generate(sk, &GaloisSteps::new().steps(steps).row_swap()).unwrap();
         let x = random_vector(n, 7 + n as u64);
-        let y = fwd.apply(&gk, &fwd.encrypt(&pk, &x).unwrap()).unwrap();
+        let y = fwd.apply(&gk, &fwd.encrypt(pk, &x).unwrap()).unwrap();
         let back = inv.apply(&gk, &y).unwrap();
         assert!(back[0].noise_budget() > 0.0, "n = {n}");
-        assert_eq!(inv.decrypt(&sk, &back).unwrap(), x, "n = {n}");
+        assert_eq!(inv.decrypt(sk, &back).unwrap(), x, "n = {n}");
     }
 }
 

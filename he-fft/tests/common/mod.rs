@@ -20,18 +20,27 @@ pub struct Keys {
 /// One toy context (insecure at this N, hence the opt-out) sized for transforms up to 2N.
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let ctx = Context::builder()
-            .ring_degree(N as u64)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N))
-            .allow_insecure(true)
-            .build()
-            .expect("context");
-        let sk = SecKey::generate(&ctx).expect("secret key");
-        let pk = PubKey::generate(&sk).expect("public key");
-        Keys { ctx, sk, pk }
-    })
+    KEYS.get_or_init(|| toy_keys(0))
+}
+
+/// The same with room for two transforms in a row (two levels).
+#[allow(dead_code)] // not every test file chains transforms
+pub fn two_level_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| toy_keys(300))
+}
+
+fn toy_keys(extra_bits: u32) -> Keys {
+    let ctx = Context::builder()
+        .ring_degree(N as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N) + extra_bits)
+        .allow_insecure(true)
+        .build()
+        .expect("context");
+    let sk = SecKey::generate(&ctx).expect("secret key");
+    let pk = PubKey::generate(&sk).expect("public key");
+    Keys { ctx, sk, pk }
 }
 
 pub fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
