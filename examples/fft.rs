@@ -29,6 +29,7 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
+use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
     coset_change_context, fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft,
     FftOptions,
@@ -282,7 +283,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let t = Instant::now();
     let result = fft.decrypt(&sk, &y)?;
     let decrypt = t.elapsed();
-    let (expected, plain) = plain_median(|| match (args.to_coset, args.inverse) {
+    let (expected, plain) = median_time(|| match (args.to_coset, args.inverse) {
         (true, _) => coset.fft(&subgroup.ifft(&x)),
         (false, false) => domain.fft(&x),
         (false, true) => domain.ifft(&x),
@@ -367,20 +368,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     Ok(verified)
 }
 
-/// The arkworks result and the median time of repeated runs (at least 5, about 0.2 s).
-fn plain_median(once: impl Fn() -> Vec<Fr>) -> (Vec<Fr>, Duration) {
-    let mut times = Vec::new();
-    let start = Instant::now();
-    let mut out = once();
-    while times.len() < 5 || (start.elapsed() < Duration::from_millis(200) && times.len() < 1001) {
-        let t = Instant::now();
-        out = once();
-        times.push(t.elapsed());
-    }
-    times.sort();
-    (out, times[times.len() / 2])
-}
-
 fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let values: Vec<Fr> = text
@@ -421,16 +408,4 @@ fn write_vector(path: &str, values: &[Fr]) -> Result<(), BoxError> {
         text.push('\n');
     }
     fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}").into())
-}
-
-/// Peak resident set size of this process (Linux: VmHWM), 0 where unknown.
-fn peak_rss_bytes() -> u64 {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
 }

@@ -103,7 +103,7 @@ impl TransformPlan {
         Ok(ct)
     }
 
-    fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
+    pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
         let steps = self.galois_steps();
         if let Some(&k) = steps.requested_steps().iter().find(|&&k| !gk.has_step(k)) {
             return Err(Error::MissingKey(format!(

@@ -37,12 +37,21 @@ pub fn domain_matrix<F: FftField + PrimeField>(
     domain: &Radix2EvaluationDomain<F>,
     direction: Direction,
 ) -> Result<Matrix<F>> {
+    scaled_domain_matrix(domain, direction, F::one())
+}
+
+/// [`domain_matrix`] times `factor` (folded into the table of powers, so it costs nothing).
+pub(crate) fn scaled_domain_matrix<F: FftField + PrimeField>(
+    domain: &Radix2EvaluationDomain<F>,
+    direction: Direction,
+    factor: F,
+) -> Result<Matrix<F>> {
     let n = domain.size();
     let (root, scale, offset) = match direction {
-        Direction::Forward => (domain.group_gen(), F::one(), domain.coset_offset()),
+        Direction::Forward => (domain.group_gen(), factor, domain.coset_offset()),
         Direction::Inverse => (
             domain.group_gen_inv(),
-            domain.size_inv(),
+            domain.size_inv() * factor,
             domain.coset_offset_inv(),
         ),
     };
@@ -95,7 +104,7 @@ pub fn coset_change_matrix<F: FftField + PrimeField>(
 }
 
 /// ark-poly's subgroup of size exactly `n`.
-fn subgroup<F: FftField>(n: usize) -> Result<Radix2EvaluationDomain<F>> {
+pub(crate) fn subgroup<F: FftField>(n: usize) -> Result<Radix2EvaluationDomain<F>> {
     Radix2EvaluationDomain::<F>::new(n)
         .filter(|d| d.size() == n)
         .ok_or_else(|| {
@@ -243,7 +252,7 @@ impl<F: FftField + PrimeField> Fft<F> {
     }
 
     /// The plan first, so a size no layout takes is refused before its matrix is built.
-    fn with_matrix(
+    pub(crate) fn with_matrix(
         ctx: &Context,
         n: usize,
         direction: Option<Direction>,

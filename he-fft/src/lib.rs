@@ -15,6 +15,8 @@
 //! `Radix2EvaluationDomain::fft` (or `ifft`) of the input, on the subgroup or on a coset
 //! ([`Fft::on_domain`]). [`Fft::coset_change`] takes evaluations on one coset to
 //! evaluations on another in one product; its matrix is circulant, the cheap case below.
+//! [`Quotient`] chains them into a prover's whole quotient computation (Groth16's witness
+//! map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`), three levels deep.
 //!
 //! # Route per size
 //!
@@ -69,11 +71,16 @@ mod layout;
 mod matrix;
 mod params;
 mod plan;
+mod quotient;
 
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
 pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
 pub use layout::Layout;
 pub use matrix::Matrix;
-pub use params::{coset_change_context, fft_context, required_ciphertext_bits, FFT_RING_DEGREE};
+pub use params::{
+    coset_change_context, fft_context, quotient_ciphertext_bits, quotient_context,
+    required_ciphertext_bits, FFT_RING_DEGREE,
+};
 pub use plan::{PlanOptions, TransformPlan};
+pub use quotient::Quotient;

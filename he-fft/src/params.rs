@@ -49,3 +49,42 @@ pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
     let bits = required_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
     Context::for_field::<F>(ring as u64, bits)
 }
+
+/// Ciphertext-modulus bits for a [`Quotient`](crate::Quotient) of size `n`: two transforms'
+/// growth (see [`required_ciphertext_bits`]) around one ciphertext product, whose operands
+/// are first switched down to the modulus-switching floor (about `p sqrt(N)`), plus the
+/// margin once.
+pub fn quotient_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    let one_level = required_ciphertext_bits(ring_degree, p_bits, n).saturating_sub(40);
+    one_level.saturating_mul(2).saturating_add(40)
+}
+
+/// A >= 128-bit secure context for a [`Quotient`](crate::Quotient) of size `n`: the smallest
+/// ring of at least `2n` (and [`FFT_RING_DEGREE`]) whose security bound holds the modulus of
+/// [`quotient_ciphertext_bits`]. For BN254 that is `N = 65536` up to `n = 32768` (three
+/// levels do not fit `N = 32768`); larger `n` run on it too, by the general route.
+///
+/// ```
+/// assert_eq!(he_fft::quotient_context::<ark_bn254::Fr>(1024)?.ring_degree(), 65536);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(helib_rs::Error::InvalidArgument(format!(
+            "a quotient's size must be a power of two, got {n}"
+        )));
+    }
+    let mut ring = n
+        .saturating_mul(2)
+        .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);
+    loop {
+        let bits = quotient_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
+        match Context::for_field::<F>(ring as u64, bits) {
+            Err(helib_rs::Error::InsecureParameters(_)) if ring < MAX_QUOTIENT_RING => ring *= 2,
+            built => return built,
+        }
+    }
+}
+
+/// The largest ring [`quotient_context`] tries (the security table's last row).
+const MAX_QUOTIENT_RING: usize = 131072;

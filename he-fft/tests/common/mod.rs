@@ -5,7 +5,10 @@ use std::sync::OnceLock;
 use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
-use he_fft::{required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix, TransformPlan};
+use he_fft::{
+    quotient_ciphertext_bits, required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix,
+    TransformPlan,
+};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 /// The ring degree of the tests: small and fast, far from secure.
@@ -20,21 +23,28 @@ pub struct Keys {
 /// One toy context (insecure at this N, hence the opt-out) sized for transforms up to 2N.
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(0))
+    KEYS.get_or_init(|| toy_keys(required_ciphertext_bits(N, 254, 2 * N)))
 }
 
 /// The same with room for two transforms in a row (two levels).
 #[allow(dead_code)] // not every test file chains transforms
 pub fn two_level_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(300))
+    KEYS.get_or_init(|| toy_keys(required_ciphertext_bits(N, 254, 2 * N) + 300))
 }
 
-fn toy_keys(extra_bits: u32) -> Keys {
+/// The same with room for a quotient (three levels).
+#[allow(dead_code)]
+pub fn quotient_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| toy_keys(quotient_ciphertext_bits(N, 254, 2 * N)))
+}
+
+fn toy_keys(bits: u32) -> Keys {
     let ctx = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(required_ciphertext_bits(N, 254, 2 * N) + extra_bits)
+        .ciphertext_bits(bits)
         .allow_insecure(true)
         .build()
         .expect("context");
@@ -49,6 +59,7 @@ pub fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
 }
 
 /// `m` through `plan` on the encrypted `ct`, decrypted.
+#[allow(dead_code)]
 pub fn decrypted_product(
     plan: &TransformPlan,
     m: Matrix<Fr>,
