@@ -37,6 +37,7 @@ impl Default for DiagonalCache {
 ///
 /// Diagonals are data-independent: build this once per matrix and reuse it for every input.
 pub struct EncodedTransform<F: PrimeField> {
+    ctx: Context,
     matrix: Matrix<F>,
     encoder: PeriodicEncoder<F>,
     /// Period 1, for a circulant matrix on a replicated layout.
@@ -79,6 +80,7 @@ impl<F: PrimeField> EncodedTransform<F> {
             cache
         };
         let mut t = EncodedTransform {
+            ctx: ctx.clone(),
             matrix,
             encoder,
             constant_rows,
@@ -98,7 +100,7 @@ impl<F: PrimeField> EncodedTransform<F> {
                 .into_par_iter()
                 .map(|i| {
                     let (tg, b) = (i / t.baby, i % t.baby);
-                    t.encode_diagonal(tg / t.giant, tg % t.giant, b)
+                    t.encode_diagonal(&t.encoder, tg / t.giant, tg % t.giant, b)
                 })
                 .collect();
             t.cache = Some(all?);
@@ -132,38 +134,50 @@ impl<F: PrimeField> EncodedTransform<F> {
     /// What caching every diagonal would take: `2d` words per chain prime per diagonal (`d`
     /// the period of the diagonals' encoder, at least 2).
     pub fn estimated_cache_bytes(&self, ctx: &Context) -> u64 {
-        let d = self.diagonal_encoder().period().max(2) as u64;
+        let d = self
+            .constant_rows
+            .as_ref()
+            .unwrap_or(&self.encoder)
+            .period()
+            .max(2) as u64;
         let per = 2 * d * u64::from(ctx.num_ctxt_primes()) * 8;
         per * (self.terms.len() * self.giant * self.baby) as u64
     }
 
-    /// The diagonals giant step `g` of block product `term` multiplies the baby steps by
-    /// (borrowed from the cache or encoded now).
-    pub(crate) fn diagonals(&self, term: usize, g: usize) -> Result<Diagonals<'_>> {
-        match &self.cache {
-            Some(all) => {
-                let first = (term * self.giant + g) * self.baby;
-                Ok(Diagonals::Cached(&all[first..first + self.baby]))
-            }
-            None => (0..self.baby)
-                .map(|b| self.encode_diagonal(term, g, b))
-                .collect::<Result<Vec<_>>>()
-                .map(Diagonals::Fresh),
-        }
+    /// Where one execution on ciphertexts at `level` takes its diagonals from: the cache
+    /// (encoded at the top level, which serves every level), or encodings made on demand for
+    /// that level, so each converts to the primes the ciphertexts kept and no others.
+    pub(crate) fn source(&self, level: u32) -> Result<DiagonalSource<'_, F>> {
+        let on_demand = if self.cache.is_some() || level >= self.ctx.num_ctxt_primes() {
+            None
+        } else {
+            Some(PeriodicEncoder::new(
+                &self.ctx,
+                self.encoder.period(),
+                Some(level),
+            )?)
+        };
+        Ok(DiagonalSource {
+            encoded: self,
+            on_demand,
+        })
     }
 
-    fn diagonal_encoder(&self) -> &PeriodicEncoder<F> {
-        self.constant_rows.as_ref().unwrap_or(&self.encoder)
-    }
-
-    /// diag'(g, b) for one block product: slot `j` of row `i` is entry
-    /// `(R_i + (j - g n1) mod d, C_i + (j + b) mod d)` of the matrix (`d` the layout's row
-    /// period; only `j = 0` when the rows are constant).
-    fn encode_diagonal(&self, term: usize, g: usize, b: usize) -> Result<EncodedPtxt> {
+    /// diag'(g, b) for one block product, by `encoder` (of the layout's row period) unless
+    /// the rows are constant: slot `j` of row `i` is entry `(R_i + (j - g n1) mod d, C_i +
+    /// (j + b) mod d)` of the matrix (`d` the layout's row period; only `j = 0` when the rows
+    /// are constant).
+    fn encode_diagonal(
+        &self,
+        encoder: &PeriodicEncoder<F>,
+        term: usize,
+        g: usize,
+        b: usize,
+    ) -> Result<EncodedPtxt> {
         let d = self.encoder.period();
         let shift = d - (g * self.baby) % d;
         let Term { blocks, shifts, .. } = self.terms[term];
-        let encoder = self.diagonal_encoder();
+        let encoder = self.constant_rows.as_ref().unwrap_or(encoder);
         let row = |i: usize| -> Vec<F> {
             let ((r0, c0), (rs, cs)) = (blocks[i], shifts[i]);
             (0..encoder.period())
@@ -178,6 +192,34 @@ impl<F: PrimeField> EncodedTransform<F> {
             encoder.encode(&row0, &row0)
         } else {
             encoder.encode(&row0, &row(1))
+        }
+    }
+}
+
+/// The diagonals of an [`EncodedTransform`] for one execution ([`EncodedTransform::source`]).
+pub(crate) struct DiagonalSource<'a, F: PrimeField> {
+    encoded: &'a EncodedTransform<F>,
+    /// For ciphertexts below the top level, when nothing is cached.
+    on_demand: Option<PeriodicEncoder<F>>,
+}
+
+impl<F: PrimeField> DiagonalSource<'_, F> {
+    /// The diagonals giant step `g` of block product `term` multiplies the baby steps by
+    /// (borrowed from the cache or encoded now).
+    pub(crate) fn diagonals(&self, term: usize, g: usize) -> Result<Diagonals<'_>> {
+        let t = self.encoded;
+        match &t.cache {
+            Some(all) => {
+                let first = (term * t.giant + g) * t.baby;
+                Ok(Diagonals::Cached(&all[first..first + t.baby]))
+            }
+            None => {
+                let encoder = self.on_demand.as_ref().unwrap_or(&t.encoder);
+                (0..t.baby)
+                    .map(|b| t.encode_diagonal(encoder, term, g, b))
+                    .collect::<Result<Vec<_>>>()
+                    .map(Diagonals::Fresh)
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ use ark_ff::PrimeField;
 use helib_rs::{Ctxt, EncodedPtxt, Error, GaloisKeys, Result};
 use rayon::prelude::*;
 
+use crate::encoded::DiagonalSource;
 use crate::plan::Finish;
 use crate::{EncodedTransform, TransformPlan};
 
@@ -15,6 +16,11 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 impl TransformPlan {
     /// `y = M x` for the encrypted `x` (laid out as [`input_layout`](Self::input_layout)
     /// says); the result is laid out as [`output_layout`](Self::output_layout) says.
+    ///
+    /// The input is first switched down to its natural level
+    /// ([`Ctxt::mod_switch_to_natural_level`]): a fresh ciphertext stays where it is, one
+    /// whose noise grew (the output of a product or an earlier transform) drops the primes it
+    /// no longer needs, keeping its budget, before the rotations and products run on it.
     ///
     /// Runs on the current rayon pool: baby steps in parallel chunks (each chunk hoisted),
     /// giant-step chains in parallel, and nothing nested, so a pool of `T` threads keeps `T`
@@ -54,6 +60,12 @@ impl TransformPlan {
         }
         self.check_keys(gk)?;
         let babies = self.baby_steps_of(x, gk)?;
+        // Diagonals encoded on demand need only the primes the (switched) input kept.
+        let level = babies
+            .first()
+            .and_then(|b| b.first())
+            .map_or(u32::MAX, Ctxt::level);
+        let source = encoded.source(level)?;
 
         let total = k * self.giant_steps();
         let done = AtomicUsize::new(0);
@@ -63,7 +75,7 @@ impl TransformPlan {
         let partial: Vec<(usize, Ctxt)> = jobs
             .par_iter()
             .map(|&(a, c)| {
-                let ct = self.chain(encoded, gk, &babies, a, c, &|| {
+                let ct = self.chain(&source, gk, &babies, a, c, &|| {
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, total)
                 })?;
                 Ok((a, ct))
@@ -123,11 +135,26 @@ impl TransformPlan {
 
     /// `rot(b, input)` for b < n1, for every (input, swapped) variant the block products read.
     fn baby_steps_of(&self, x: &[Ctxt], gk: &GaloisKeys) -> Result<Vec<Vec<Ctxt>>> {
+        // An input whose noise grew (a product's, say) has primes it no longer needs: dropping
+        // them keeps the budget and makes every rotation and product cheaper. All inputs go
+        // to the lowest such level, since one inner product may combine several.
+        let mut switched: Vec<Ctxt> = x
+            .par_iter()
+            .map(|c| {
+                let mut c = c.try_clone()?;
+                c.mod_switch_to_natural_level()?;
+                Ok(c)
+            })
+            .collect::<Result<_>>()?;
+        let level = switched.iter().map(Ctxt::level).min().unwrap_or(1);
+        for c in switched.iter_mut().filter(|c| c.level() > level) {
+            c.mod_switch_to(level)?;
+        }
         let bases: Vec<Ctxt> = self
             .inputs()
             .par_iter()
             .map(|&(i, swapped)| {
-                let mut c = x[i].try_clone()?;
+                let mut c = switched[i].try_clone()?;
                 if swapped {
                     c.swap_rows(gk)?;
                 }
@@ -157,7 +184,7 @@ impl TransformPlan {
     /// Horner over chain `c`'s giant steps for output `a`, then the chain's offset rotation.
     fn chain<F: PrimeField>(
         &self,
-        encoded: &EncodedTransform<F>,
+        source: &DiagonalSource<'_, F>,
         gk: &GaloisKeys,
         babies: &[Vec<Ctxt>],
         a: usize,
@@ -168,7 +195,7 @@ impl TransformPlan {
         let n1 = self.baby_steps() as i64;
         let mut acc: Option<Ctxt> = None;
         for g in range.clone().rev() {
-            let inner = self.giant_inner(encoded, babies, a, g)?;
+            let inner = self.giant_inner(source, babies, a, g)?;
             acc = Some(match acc {
                 None => inner,
                 Some(mut x) => {
@@ -189,7 +216,7 @@ impl TransformPlan {
     /// sum over block products into output `a` and baby steps b of diag'(g, b) * rot(b, input).
     fn giant_inner<F: PrimeField>(
         &self,
-        encoded: &EncodedTransform<F>,
+        source: &DiagonalSource<'_, F>,
         babies: &[Vec<Ctxt>],
         a: usize,
         g: usize,
@@ -208,7 +235,7 @@ impl TransformPlan {
                 .position(|&i| i == (term.input, term.swapped))
                 .ok_or_else(|| Error::Internal("block product without its input".into()))?;
             cts.extend(babies[v].iter());
-            held.push(encoded.diagonals(t, g)?);
+            held.push(source.diagonals(t, g)?);
         }
         let pts: Vec<&EncodedPtxt> = held.iter().flat_map(|d| d.as_slice().iter()).collect();
         Ctxt::inner_product(&cts, &pts)

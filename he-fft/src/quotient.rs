@@ -238,7 +238,7 @@ impl<F: FftField + PrimeField> Quotient<F> {
             .iter()
             .map(Ctxt::noise_budget)
             .fold(f64::INFINITY, f64::min);
-        if budget <= 0.0 {
+        if budget.is_nan() || budget <= 0.0 {
             return Err(Error::NoiseBudgetExhausted(format!(
                 "the quotient used up the noise budget ({budget:.0} bits left): its context has \
                  {:.0} bits of modulus, and three levels at this size need about {} \

@@ -1,6 +1,7 @@
 //! Encrypted FFT / iFFT against ark-poly, for every power-of-two size up to 2N at N = 2048.
 
 use ark_bn254::Fr;
+use ark_ff::Field;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
@@ -134,6 +135,39 @@ fn round_trip_returns_the_input() {
         let back = inv.apply(&gk, &y).unwrap();
         assert!(back[0].noise_budget() > 0.0, "n = {n}");
         assert_eq!(inv.decrypt(sk, &back).unwrap(), x, "n = {n}");
+    }
+}
+
+/// Inputs whose noise grew are switched down before the transform (to one level, the lowest
+/// natural one, when there are several): here the second of two ciphertexts went through a
+/// constant product. Diagonals encoded on demand are then encoded for that level.
+#[test]
+fn grown_noise_inputs_run_lower() {
+    let Keys { ctx, sk, pk } = two_level_keys();
+    let n = 2 * N;
+    for cache in [DiagonalCache::Always, DiagonalCache::Never] {
+        let options = FftOptions {
+            cache,
+            ..FftOptions::default()
+        };
+        let fft = Fft::<Fr>::new(ctx, n, Direction::Forward, &options).unwrap();
+        let gk = GaloisKeys::generate(sk, &fft.galois_steps()).unwrap();
+        let mut cts = fft.encrypt(pk, &random_vector(n, 300)).unwrap();
+        // (p + 1) / 2: about 253 bits of noise growth.
+        cts[1].mul_const(Fr::from(2u64).inverse().unwrap()).unwrap();
+        let top = cts[0].level();
+        let x = fft.plan().input_layout().decrypt(ctx, sk, &cts).unwrap();
+        let y = fft.apply(&gk, &cts).unwrap();
+        assert!(
+            y.iter().all(|c| c.level() < top),
+            "{cache:?}: no level dropped"
+        );
+        assert!(y.iter().all(|c| c.noise_budget() > 0.0), "{cache:?}");
+        assert_eq!(
+            fft.decrypt(sk, &y).unwrap(),
+            plain(n, &x, Direction::Forward),
+            "{cache:?}"
+        );
     }
 }
 

@@ -178,7 +178,10 @@ fn errors() {
 
     // Wrong number of ciphertexts.
     let e = q.apply(&all, &a, &b, &[]).unwrap_err();
-    assert!(matches!(&e, Error::InvalidLength(m) if m.contains("each of a, b, c")), "{e}");
+    assert!(
+        matches!(&e, Error::InvalidLength(m) if m.contains("each of a, b, c")),
+        "{e}"
+    );
 
     // b under another public key: no product across keys.
     let sk2 = SecKey::generate(&k.ctx).unwrap();

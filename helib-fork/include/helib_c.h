@@ -218,6 +218,9 @@ helib_status helib_ctxt_square(helib_ctxt *a, const helib_pubkey *pk);
  * plaintext is unchanged. */
 helib_status helib_ctxt_mod_switch_down(helib_ctxt *a);
 helib_status helib_ctxt_mod_switch_to(helib_ctxt *a, uint32_t level);
+/* Down to the lowest level at which the noise stays just above the modulus-switching floor:
+ * the noise budget is kept (to within a bit) and later operations cost fewer primes. */
+helib_status helib_ctxt_mod_switch_to_natural(helib_ctxt *a);
 
 /* a <- sigma_g(a), key-switched back to the secret key (g = 1: unchanged). A missing key is
  * HELIB_ERR_MISSING_KEY naming g. */

@@ -287,6 +287,13 @@ helib_status helib_ctxt_mod_switch_to(helib_ctxt* a, uint32_t level) {
     });
 }
 
+helib_status helib_ctxt_mod_switch_to_natural(helib_ctxt* a) {
+    return guard([&] {
+        require(a, "a");
+        a->c.mod_switch_to_natural();
+    });
+}
+
 helib_status helib_galois_keys_new(helib_galois_keys** out, const helib_seckey* sk, const uint64_t* elements,
                                    size_t count) {
     return guard([&] {

@@ -80,6 +80,9 @@ public:
     void square(const PubKey& pk);
     void mod_switch_down();
     void mod_switch_to(size_t level);
+    // Down to the lowest level whose noise stays 2 bits above the modulus-switching floor:
+    // the budget is kept (up to the floor's share) and later operations run on fewer primes.
+    void mod_switch_to_natural() { mod_switch_to(natural_level()); }
 
     // The automorphism X -> X^g followed by a key switch back to s (g = 1 is the identity).
     // With the slot layout of the Rust BatchEncoder, g = 3^k rotates both rows by k and

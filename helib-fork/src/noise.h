@@ -16,10 +16,12 @@ constexpr double kTailFactor = 6.0;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// log2(2^a + 2^b)
+// log2(2^a + 2^b); an exhausted bound (+inf) stays +inf (inf - inf would make it NaN, and a
+// NaN budget compares as neither spent nor left).
 inline double log2_add(double a, double b) {
     if (a == kNegInf) return b;
     if (b == kNegInf) return a;
+    if (std::isinf(a) || std::isinf(b)) return std::numeric_limits<double>::infinity();
     const double hi = std::max(a, b), lo = std::min(a, b);
     return hi + std::log2(1.0 + std::exp2(lo - hi));
 }

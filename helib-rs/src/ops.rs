@@ -113,6 +113,38 @@ impl Ctxt {
         self.modify(|a| unsafe { sys::helib_ctxt_mod_switch_to(a, level) })
     }
 
+    /// BGV modulus switching down to the lowest level at which the noise stays just above
+    /// the modulus-switching floor: the noise budget is kept (to within a bit) and whatever
+    /// follows runs on fewer primes. Worth it before plaintext products and rotations of a
+    /// ciphertext whose noise grew (after a product, say); products of two ciphertexts do it
+    /// to their operands themselves, and a fresh ciphertext stays where it is.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use ark_ff::Field;
+    /// use helib_rs::{Context, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(900).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let half = Fr::from(2u64).inverse().unwrap(); // (p + 1) / 2: 253 bits of noise growth
+    /// let mut ct = pk.encrypt_const(Fr::from(3u64))?;
+    /// ct.mul_const(half)?;
+    /// let (level, budget) = (ct.level(), ct.noise_budget());
+    /// ct.mod_switch_to_natural_level()?;
+    /// assert!(ct.level() < level);
+    /// assert!(ct.noise_budget() > budget - 2.0);
+    /// assert_eq!(sk.decrypt_const::<Fr>(&ct)?, Fr::from(3u64) * half);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn mod_switch_to_natural_level(&mut self) -> Result<()> {
+        // SAFETY: `a` is this ciphertext's live handle, exclusively borrowed.
+        self.modify(|a| unsafe { sys::helib_ctxt_mod_switch_to_natural(a) })
+    }
+
     /// `self + other` as a new ciphertext.
     pub fn checked_add(&self, other: &Ctxt) -> Result<Ctxt> {
         // Checked before cloning so that a mismatch costs nothing.

@@ -392,3 +392,55 @@ fn check_canonical_norms(fx: &Fixture) {
         );
     }
 }
+
+/// An exhausted ciphertext stays exhausted through switching down and additions: its budget
+/// is -inf, never NaN (which would compare as neither spent nor left), and decryption refuses.
+#[test]
+fn exhausted_stays_exhausted() {
+    let fx = fixture();
+    let mut rng = rng(26);
+    let mut ct = fx.pk.encrypt_const(random_elem(&mut rng)).expect("encrypt");
+    while ct.noise_budget() > 0.0 {
+        if ct.mul_const(random_elem(&mut rng)).is_err() {
+            panic!("the engine refused a constant product instead of letting the budget run out");
+        }
+    }
+    ct.mod_switch_to_natural_level().expect("switch");
+    let copy = ct.try_clone().expect("clone");
+    ct.add_assign(&copy).expect("add");
+    let budget = ct.noise_budget();
+    assert!(
+        budget == f64::NEG_INFINITY || budget <= 0.0,
+        "budget {budget}"
+    );
+    assert!(!budget.is_nan());
+    let err = fx.sk.decrypt_const::<F>(&ct).expect_err("exhausted");
+    assert!(matches!(err, Error::NoiseBudgetExhausted(_)), "{err:?}");
+}
+
+/// Switching to the natural level keeps the budget (to within the floor's share), lowers the
+/// level of a ciphertext whose noise grew, leaves a fresh one alone, and keeps the plaintext.
+#[test]
+fn natural_level_keeps_the_budget() {
+    let fx = fixture();
+    let mut rng = rng(27);
+    let v = random_elem(&mut rng);
+    let mut fresh = fx.pk.encrypt_const(v).expect("encrypt");
+    let top = fresh.level();
+    fresh.mod_switch_to_natural_level().expect("switch");
+    assert_eq!(fresh.level(), top, "a fresh ciphertext has nothing to drop");
+
+    let k = random_elem(&mut rng);
+    let mut ct = fx.pk.encrypt_const(v).expect("encrypt");
+    ct.mul_const(k).expect("multiply");
+    let (level, budget) = (ct.level(), ct.noise_budget());
+    ct.mod_switch_to_natural_level().expect("switch");
+    assert!(ct.level() < level, "level {} -> {}", level, ct.level());
+    assert!(
+        ct.noise_budget() > budget - 2.0,
+        "budget {budget} -> {}",
+        ct.noise_budget()
+    );
+    assert_noise_within_bound(&fx.sk, &ct, "after the natural-level switch");
+    assert_eq!(fx.sk.decrypt_const::<F>(&ct).expect("decrypt"), v * k);
+}
