@@ -29,13 +29,14 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
+use bigp_he::demo::time_seed;
+use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
     coset_change_context, fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft,
     FftOptions,
 };
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
-use indicatif::{ProgressBar, ProgressStyle};
 
 const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
 [--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small]";
@@ -113,37 +114,8 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("error: {msg}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: thread pool: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match pool.install(|| run(&args)) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    job::main(USAGE, parse_args(), |a| a.threads, run)
 }
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 fn run(args: &Args) -> Result<bool, BoxError> {
     // A long computation: reuse freed buffers instead of page-faulting fresh ones.
@@ -151,11 +123,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let x = match &args.input {
         Some(path) => read_vector(path)?,
         None => {
-            // Test data, not a secret: a time seed is enough.
-            let seed = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(seed);
+            let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
             (0..args.size).map(|_| Fr::rand(&mut rng)).collect()
         }
     };
@@ -186,13 +154,8 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
 
     let ctx = if args.small {
-        // Toy ring for quick checks: far below 128-bit security, so say so loudly.
-        Context::builder()
-            .ring_degree(2048)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(required_ciphertext_bits(2048, 254, n))
-            .allow_insecure(true)
-            .build()?
+        // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
+        job::toy_context(required_ciphertext_bits(2048, 254, n))?
     } else if let Some(r) = args.ring_degree {
         Context::for_field::<Fr>(r as u64, required_ciphertext_bits(r, 254, n))?
     } else if args.to_coset {
@@ -204,16 +167,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "encrypted {transform} of size {n} over BN254 Fr, {} thread(s)",
         args.threads
     ));
-    say(format!(
-        "parameters: N = {}, log2 QP = {:.0} ({} + {} primes, {} key-switching digits), security ~{:.0} bits{}",
-        ctx.ring_degree(),
-        ctx.log2_qp(),
-        ctx.num_ctxt_primes(),
-        ctx.num_special_primes(),
-        ctx.ks_digits(),
-        ctx.security_bits(),
-        if args.small { " (--small: INSECURE toy ring)" } else { "" }
-    ));
+    say(job::parameters_line(&ctx, args.small));
 
     // Data owner: keys.
     let t = Instant::now();
@@ -260,15 +214,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: the transform.
-    let bar = ProgressBar::new((plan.giant_steps() * plan.input_layout().num_ciphertexts()) as u64);
-    if args.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "HE FFT [{elapsed_precise}] {bar:40} {pos}/{len} giant steps (eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = job::progress_bar(
+        plan.giant_steps() * plan.input_layout().num_ciphertexts(),
+        "HE FFT",
+        args.json,
     );
     let t = Instant::now();
     let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;

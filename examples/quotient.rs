@@ -24,10 +24,11 @@ use std::time::{Duration, Instant};
 use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand, Zero};
 use ark_std::rand::SeedableRng;
+use bigp_he::demo::time_seed;
+use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes, plain_quotient};
 use he_fft::{quotient_ciphertext_bits, quotient_context, FftOptions, Quotient};
-use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
-use indicatif::{ProgressBar, ProgressStyle};
+use helib_rs::{GaloisKeys, PubKey, SecKey};
 
 const USAGE: &str = "usage: quotient [--size N] [--threads T] [--json] [--baby-steps B] [--small]";
 
@@ -76,46 +77,14 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("error: {msg}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: thread pool: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match pool.install(|| run(&args)) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    job::main(USAGE, parse_args(), |a| a.threads, run)
 }
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
 fn run(args: &Args) -> Result<bool, BoxError> {
+    // A long computation: reuse freed buffers instead of page-faulting fresh ones.
     helib_rs::retain_freed_memory()?;
     let n = args.size;
-    // Test data, not a secret: a time seed is enough.
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(seed);
+    let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
     let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
@@ -126,13 +95,8 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
 
     let ctx = if args.small {
-        // Toy ring for quick checks: far below 128-bit security, so say so loudly.
-        Context::builder()
-            .ring_degree(2048)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(quotient_ciphertext_bits(2048, 254, n))
-            .allow_insecure(true)
-            .build()?
+        // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
+        job::toy_context(quotient_ciphertext_bits(2048, 254, n))?
     } else {
         quotient_context::<Fr>(n)?
     };
@@ -140,16 +104,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "encrypted QAP quotient h = (A B - C) / Z_H of size {n} over BN254 Fr, {} thread(s)",
         args.threads
     ));
-    say(format!(
-        "parameters: N = {}, log2 QP = {:.0} ({} + {} primes, {} key-switching digits), security ~{:.0} bits{}",
-        ctx.ring_degree(),
-        ctx.log2_qp(),
-        ctx.num_ctxt_primes(),
-        ctx.num_special_primes(),
-        ctx.ks_digits(),
-        ctx.security_bits(),
-        if args.small { " (--small: INSECURE toy ring)" } else { "" }
-    ));
+    say(job::parameters_line(&ctx, args.small));
 
     // Data owner: keys.
     let t = Instant::now();
@@ -200,16 +155,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let steps =
         |f: &he_fft::Fft<Fr>| f.plan().giant_steps() * f.plan().input_layout().num_ciphertexts();
     let total = 3 * steps(quotient.to_coset()) + steps(quotient.from_coset());
-    let bar = ProgressBar::new(total as u64);
-    if args.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "HE quotient [{elapsed_precise}] {bar:40} {pos}/{len} giant steps (eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = job::progress_bar(total, "HE quotient", args.json);
     // When the third coset change's last giant step is done: the rest is the product and
     // the coset iFFT.
     let changes_done = 3 * steps(quotient.to_coset());

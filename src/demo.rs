@@ -64,8 +64,8 @@ fn parse_args(about: &str) -> Result<DemoOptions, String> {
     Ok(options)
 }
 
-/// A seed that changes from run to run.
-fn time_seed() -> u64 {
+/// A seed that changes from run to run (test data, not a secret).
+pub fn time_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

@@ -5,6 +5,7 @@
 //! example tours ([`demo`]).
 
 pub mod demo;
+pub mod job;
 
 use std::time::{Duration, Instant};
 
