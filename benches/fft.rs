@@ -1,12 +1,13 @@
 //! Encrypted FFT, inverse FFT and coset change (evaluations on the subgroup to evaluations on
 //! the coset `Fr::GENERATOR H`, `Fft::coset_change`) over BN254 at 128-bit secure parameters
-//! (N = 32768): the server-side transform only (`Fft::apply`), with the diagonals encoded
-//! beforehand as the default cache policy decides. Keys, encoding and encryption happen
-//! outside the timed region.
+//! (N = 32768), and the prover's quotient (`Quotient`, N = 65536): the server-side work only
+//! (`Fft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
+//! cache policy decides. Keys, encoding and encryption happen outside the timed region.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
 //!     FFT_BENCH_THREADS=2 cargo bench --bench fft              # default: 1 thread
+//!     QUOTIENT_BENCH_SIZES=1024 cargo bench --bench fft -- he_quotient  # default: n = 256
 //!
 //! Each size takes its own keys and diagonals (n = 4096: ~25 s of set-up, ~3.7 GB peak).
 
@@ -18,17 +19,23 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use he_fft::{coset_change_context, fft_context, Direction, Fft, FftOptions};
+use he_fft::{
+    coset_change_context, fft_context, quotient_context, Direction, Fft, FftOptions, Quotient,
+};
 use helib_rs::{GaloisKeys, PubKey, SecKey};
 
 fn sizes() -> Vec<usize> {
-    match std::env::var("FFT_BENCH_SIZES") {
-        Ok(list) => list
-            .split(',')
+    parse_sizes("FFT_BENCH_SIZES").unwrap_or_else(|| vec![256, 512, 1024, 2048, 4096])
+}
+
+/// The comma-separated sizes in environment variable `var`, if it is set.
+fn parse_sizes(var: &str) -> Option<Vec<usize>> {
+    let list = std::env::var(var).ok()?;
+    Some(
+        list.split(',')
             .filter_map(|s| s.trim().parse().ok())
             .collect(),
-        Err(_) => vec![256, 512, 1024, 2048, 4096],
-    }
+    )
 }
 
 fn threads() -> usize {
@@ -86,5 +93,49 @@ fn fft(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, fft);
+/// The prover's quotient (`Quotient::apply`: three coset changes, a product, a coset iFFT) on
+/// its own N = 65536 context; n = 256 unless `QUOTIENT_BENCH_SIZES` says otherwise (n = 4096
+/// takes ~50 s per sample on one thread).
+fn quotient(c: &mut Criterion) {
+    helib_rs::retain_freed_memory().expect("glibc allocator");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads())
+        .build()
+        .expect("thread pool");
+    let sizes = parse_sizes("QUOTIENT_BENCH_SIZES").unwrap_or_else(|| vec![256]);
+    let mut group = c.benchmark_group("he_quotient");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(1));
+    group.measurement_time(Duration::from_secs(5));
+    for n in sizes {
+        let (quotient, gk, inputs) = pool.install(|| {
+            let ctx = quotient_context::<Fr>(n).expect("context");
+            let sk = SecKey::generate(&ctx).expect("secret key");
+            let pk = PubKey::generate(&sk).expect("public key");
+            let quotient = Quotient::<Fr>::new(&ctx, n, &FftOptions::default()).expect("plan");
+            let gk = GaloisKeys::generate(&sk, &quotient.galois_steps()).expect("galois keys");
+            let mut rng = StdRng::seed_from_u64(n as u64);
+            let inputs: Vec<_> = (0..3)
+                .map(|_| {
+                    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+                    quotient.encrypt(&pk, &x).expect("encrypt")
+                })
+                .collect();
+            (quotient, gk, inputs)
+        });
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| {
+                pool.install(|| {
+                    quotient
+                        .apply(&gk, &inputs[0], &inputs[1], &inputs[2])
+                        .expect("quotient")
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fft, quotient);
 criterion_main!(benches);
