@@ -4,6 +4,8 @@
 #                     BN254 FFT of size 1024 at 128-bit security, verified against arkworks
 #                     (FFT_ARGS="--size 4096 --threads 1" to change it)
 #   make arithmetic   the arithmetic tour (context, keys, encrypt, add, multiply, decrypt)
+#   make quotient     a prover's quotient h = (A B - C) / Z_H (Groth16's witness map) on
+#                     ciphertexts, n = 1024, verified (QUOTIENT_ARGS="--size 4096" to change it)
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -19,12 +21,12 @@ DEB_PACKAGES := build-essential g++ pkg-config libntl-dev libgmp-dev libclang-de
 # Root needs no sudo (CI containers often have none).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps fft arithmetic run test lint bench clean help
+.PHONY: all deps fft arithmetic quotient run test lint bench clean help
 
 all: test
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@if ! command -v dpkg >/dev/null 2>&1; then \
@@ -54,6 +56,9 @@ fft: deps
 
 arithmetic: deps
 	$(CARGO) run $(LOCKED) --release --example arithmetic
+
+quotient: deps
+	$(CARGO) run $(LOCKED) --release --example quotient -- $(QUOTIENT_ARGS)
 
 run: fft
 
