@@ -45,18 +45,32 @@ fn threads() -> usize {
         .unwrap_or(1)
 }
 
-fn fft(c: &mut Criterion) {
-    // Freed buffers are reused instead of page-faulted in again (see `retain_freed_memory`).
+/// The pool the benchmarks run on (`FFT_BENCH_THREADS`), with freed buffers reused instead of
+/// page-faulted in again (see `retain_freed_memory`).
+fn pool() -> rayon::ThreadPool {
     helib_rs::retain_freed_memory().expect("glibc allocator");
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads())
         .build()
-        .expect("thread pool");
+        .expect("thread pool")
+}
+
+/// A group of slow samples: ten, no warm-up to speak of.
+fn slow_group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(1));
+    group.measurement_time(Duration::from_secs(5));
+    group
+}
+
+fn fft(c: &mut Criterion) {
+    let pool = pool();
     for name in ["he_fft", "he_ifft", "he_coset_change"] {
-        let mut group = c.benchmark_group(name);
-        group.sample_size(10);
-        group.warm_up_time(Duration::from_millis(1));
-        group.measurement_time(Duration::from_secs(5));
+        let mut group = slow_group(c, name);
         for n in sizes() {
             let (fft, gk, ct) = pool.install(|| {
                 // The coset change's own ring keeps the vector replicated up to n = 32768.
@@ -97,16 +111,9 @@ fn fft(c: &mut Criterion) {
 /// its own N = 65536 context; n = 256 unless `QUOTIENT_BENCH_SIZES` says otherwise (n = 4096
 /// takes ~50 s per sample on one thread).
 fn quotient(c: &mut Criterion) {
-    helib_rs::retain_freed_memory().expect("glibc allocator");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads())
-        .build()
-        .expect("thread pool");
+    let pool = pool();
     let sizes = parse_sizes("QUOTIENT_BENCH_SIZES").unwrap_or_else(|| vec![256]);
-    let mut group = c.benchmark_group("he_quotient");
-    group.sample_size(10);
-    group.warm_up_time(Duration::from_millis(1));
-    group.measurement_time(Duration::from_secs(5));
+    let mut group = slow_group(c, "he_quotient");
     for n in sizes {
         let (quotient, gk, inputs) = pool.install(|| {
             let ctx = quotient_context::<Fr>(n).expect("context");

@@ -214,11 +214,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: the transform.
-    let bar = job::progress_bar(
-        plan.giant_steps() * plan.input_layout().num_ciphertexts(),
-        "HE FFT",
-        args.json,
-    );
+    let bar = job::progress_bar(plan.progress_total(), "HE FFT", args.json);
     let t = Instant::now();
     let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
     let he_fft = t.elapsed();

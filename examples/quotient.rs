@@ -152,13 +152,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: three coset changes, the product, the coset iFFT.
-    let steps =
-        |f: &he_fft::Fft<Fr>| f.plan().giant_steps() * f.plan().input_layout().num_ciphertexts();
-    let total = 3 * steps(quotient.to_coset()) + steps(quotient.from_coset());
-    let bar = job::progress_bar(total, "HE quotient", args.json);
+    let bar = job::progress_bar(quotient.progress_total(), "HE quotient", args.json);
     // When the third coset change's last giant step is done: the rest is the product and
     // the coset iFFT.
-    let changes_done = 3 * steps(quotient.to_coset());
+    let changes_done = 3 * quotient.to_coset().plan().progress_total();
     let changes_ns = AtomicU64::new(0);
     let t = Instant::now();
     let h = quotient.apply_with_progress(&gk, &ea, &eb, &ec, &|done, _| {

@@ -67,7 +67,7 @@ impl TransformPlan {
             .map_or(u32::MAX, Ctxt::level);
         let source = encoded.source(level)?;
 
-        let total = k * self.giant_steps();
+        let total = self.progress_total();
         let done = AtomicUsize::new(0);
         let jobs: Vec<(usize, usize)> = (0..k)
             .flat_map(|a| (0..self.chains().len()).map(move |c| (a, c)))

@@ -162,6 +162,12 @@ impl TransformPlan {
         self.giant
     }
 
+    /// Giant steps one execution runs in all (per output ciphertext): what its progress
+    /// callback counts to.
+    pub fn progress_total(&self) -> usize {
+        self.giant * self.input.num_ciphertexts()
+    }
+
     /// Multiplicative levels the transform consumes: one plaintext multiplication.
     pub fn levels(&self) -> u32 {
         1

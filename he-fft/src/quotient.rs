@@ -211,9 +211,8 @@ impl<F: FftField + PrimeField> Quotient<F> {
                 c.len()
             )));
         }
-        let steps = |f: &Fft<F>| f.plan().giant_steps() * f.plan().input_layout().num_ciphertexts();
-        let per_change = steps(&self.to_coset);
-        let total = 3 * per_change + steps(&self.from_coset);
+        let per_change = self.to_coset.plan().progress_total();
+        let total = self.progress_total();
         let change = |i: usize, x: &[Ctxt]| {
             self.to_coset
                 .apply_with_progress(gk, x, &|d, _| progress(i * per_change + d, total))
@@ -252,6 +251,12 @@ impl<F: FftField + PrimeField> Quotient<F> {
             )));
         }
         Ok(h)
+    }
+
+    /// Giant steps [`apply`](Self::apply) runs in all, what its progress callback counts to:
+    /// the three coset changes' first, then the coset iFFT's.
+    pub fn progress_total(&self) -> usize {
+        3 * self.to_coset.plan().progress_total() + self.from_coset.plan().progress_total()
     }
 
     /// The context the quotient was built for.
