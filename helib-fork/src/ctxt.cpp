@@ -204,7 +204,14 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
     const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_);
     std::vector<Ctxt> out;
     out.reserve(elements.size());
-    for (uint64_t g : elements) out.push_back(g == 1 ? *this : galois_image(g, keys, one ? nullptr : &d));
+    // Not `g == 1 ? *this : galois_image(..)`: that conditional's type is const Ctxt, so every
+    // image would be copied into the vector instead of moved.
+    for (uint64_t g : elements) {
+        if (g == 1)
+            out.push_back(*this);
+        else
+            out.push_back(galois_image(g, keys, one ? nullptr : &d));
+    }
     return out;
 }
 
