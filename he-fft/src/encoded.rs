@@ -6,7 +6,7 @@ use ark_ff::PrimeField;
 use helib_rs::{Context, EncodedPtxt, PeriodicEncoder, Result};
 use rayon::prelude::*;
 
-use crate::plan::Term;
+use crate::plan::{DiagonalSet, Term};
 use crate::{Matrix, TransformPlan};
 
 /// Whether the BSGS diagonals are kept encoded between executions.
@@ -33,18 +33,22 @@ impl Default for DiagonalCache {
 ///
 /// A circulant matrix ([`Matrix::is_circulant`]) on a replicated layout (`n <= N/2`) has a
 /// constant on each slot row of every diagonal: those encode with period 1 (4 words per
-/// prime, no transform) and are always cached, whatever the policy.
+/// prime, no transform) and are always cached, whatever the policy. A matrix invariant under
+/// a shift of both indices by `q` (the second stage of a [`TwoStageFft`](crate::TwoStageFft))
+/// likewise encodes its diagonals with period `q`.
 ///
 /// Diagonals are data-independent: build this once per matrix and reuse it for every input.
 pub struct EncodedTransform<F: PrimeField> {
     ctx: Context,
     matrix: Matrix<F>,
     encoder: PeriodicEncoder<F>,
-    /// Period 1, for a circulant matrix on a replicated layout.
-    constant_rows: Option<PeriodicEncoder<F>>,
+    /// For diagonals of a shorter period than the layout's (the matrix's shift period on a
+    /// replicated layout; 1 for a circulant).
+    periodic: Option<PeriodicEncoder<F>>,
     baby: usize,
     giant: usize,
     terms: Vec<Term>,
+    set: DiagonalSet,
     cache: Option<Vec<EncodedPtxt>>,
 }
 
@@ -67,26 +71,28 @@ impl<F: PrimeField> EncodedTransform<F> {
         let d = plan.input_layout().row_period();
         let encoder = PeriodicEncoder::new(ctx, d, None)?;
         // Replicated, every block starts at (0, 0) with period d = n: diag'(g, b) at row i,
-        // slot j is column[((j + a) mod n - (j + b') mod n) mod n] = column[(a - b') mod n]
-        // for the row's offsets a, b', the same for every j.
-        let constant_rows = if matrix.is_circulant() && plan.input_layout().is_replicated() {
-            Some(PeriodicEncoder::new(ctx, 1, None)?)
+        // slot j is entry ((j + a) mod n, (j + b') mod n) for the row's offsets a, b', which
+        // repeats in j with the matrix's shift period q (for a circulant, q = 1: the same
+        // entry for every j).
+        let q = matrix.shift_period();
+        let periodic = if q < d && plan.input_layout().is_replicated() {
+            Some(PeriodicEncoder::new(ctx, q, None)?)
         } else {
             None
         };
-        let cache = if constant_rows.is_some() {
-            DiagonalCache::Always
-        } else {
-            cache
+        let cache = match &periodic {
+            Some(e) if e.period() == 1 => DiagonalCache::Always,
+            _ => cache,
         };
         let mut t = EncodedTransform {
             ctx: ctx.clone(),
             matrix,
             encoder,
-            constant_rows,
+            periodic,
             baby: plan.baby_steps(),
             giant: plan.giant_steps(),
             terms: plan.terms().to_vec(),
+            set: plan.diagonal_set(),
             cache: None,
         };
         let wanted = match cache {
@@ -100,7 +106,7 @@ impl<F: PrimeField> EncodedTransform<F> {
                 .into_par_iter()
                 .map(|i| {
                     let (tg, b) = (i / t.baby, i % t.baby);
-                    t.encode_diagonal(&t.encoder, tg / t.giant, tg % t.giant, b)
+                    t.encode_diagonal(t.diagonal_encoder(), tg / t.giant, tg % t.giant, b)
                 })
                 .collect();
             t.cache = Some(all?);
@@ -113,6 +119,7 @@ impl<F: PrimeField> EncodedTransform<F> {
         self.baby == plan.baby_steps()
             && self.giant == plan.giant_steps()
             && self.terms == plan.terms()
+            && self.set == plan.diagonal_set()
     }
 
     pub(crate) fn encoder(&self) -> &PeriodicEncoder<F> {
@@ -134,12 +141,7 @@ impl<F: PrimeField> EncodedTransform<F> {
     /// What caching every diagonal would take: `2d` words per chain prime per diagonal (`d`
     /// the period of the diagonals' encoder, at least 2).
     pub fn estimated_cache_bytes(&self, ctx: &Context) -> u64 {
-        let d = self
-            .constant_rows
-            .as_ref()
-            .unwrap_or(&self.encoder)
-            .period()
-            .max(2) as u64;
+        let d = self.diagonal_encoder().period().max(2) as u64;
         let per = 2 * d * u64::from(ctx.num_ctxt_primes()) * 8;
         per * (self.terms.len() * self.giant * self.baby) as u64
     }
@@ -153,7 +155,7 @@ impl<F: PrimeField> EncodedTransform<F> {
         } else {
             Some(PeriodicEncoder::new(
                 &self.ctx,
-                self.encoder.period(),
+                self.diagonal_encoder().period(),
                 Some(level),
             )?)
         };
@@ -163,10 +165,15 @@ impl<F: PrimeField> EncodedTransform<F> {
         })
     }
 
-    /// diag'(g, b) for one block product, by `encoder` (of the layout's row period) unless
-    /// the rows are constant: slot `j` of row `i` is entry `(R_i + (j - g n1) mod d, C_i +
-    /// (j + b) mod d)` of the matrix (`d` the layout's row period; only `j = 0` when the rows
-    /// are constant).
+    /// The encoder of the diagonals at the top level: the layout's, or a shorter period's.
+    fn diagonal_encoder(&self) -> &PeriodicEncoder<F> {
+        self.periodic.as_ref().unwrap_or(&self.encoder)
+    }
+
+    /// diag'(g, b) for one block product, by `encoder` (of the diagonals' period): slot `j`
+    /// of row `i` is entry `(R_i + (j - o) mod d, C_i + (j + s b) mod d)` of the matrix, with
+    /// `o = first + s g n1` the giant step's offset (`s` the diagonal set's stride, `d` the
+    /// layout's row period), for `j` below the encoder's period.
     fn encode_diagonal(
         &self,
         encoder: &PeriodicEncoder<F>,
@@ -175,15 +182,16 @@ impl<F: PrimeField> EncodedTransform<F> {
         b: usize,
     ) -> Result<EncodedPtxt> {
         let d = self.encoder.period();
-        let shift = d - (g * self.baby) % d;
+        let DiagonalSet { first, stride, .. } = self.set;
+        let shift = d - (first + g * self.baby * stride) % d;
+        let column = b * stride;
         let Term { blocks, shifts, .. } = self.terms[term];
-        let encoder = self.constant_rows.as_ref().unwrap_or(encoder);
         let row = |i: usize| -> Vec<F> {
             let ((r0, c0), (rs, cs)) = (blocks[i], shifts[i]);
             (0..encoder.period())
                 .map(|j| {
                     self.matrix
-                        .at(r0 + (j + shift + rs) % d, c0 + (j + b + cs) % d)
+                        .at(r0 + (j + shift + rs) % d, c0 + (j + column + cs) % d)
                 })
                 .collect()
         };
@@ -214,7 +222,7 @@ impl<F: PrimeField> DiagonalSource<'_, F> {
                 Ok(Diagonals::Cached(&all[first..first + t.baby]))
             }
             None => {
-                let encoder = self.on_demand.as_ref().unwrap_or(&t.encoder);
+                let encoder = self.on_demand.as_ref().unwrap_or(t.diagonal_encoder());
                 (0..t.baby)
                     .map(|b| t.encode_diagonal(encoder, term, g, b))
                     .collect::<Result<Vec<_>>>()

@@ -165,7 +165,8 @@ impl TransformPlan {
         // One hoisted call per (variant, chunk); a chunk per thread per variant keeps the
         // pool busy while each chunk still shares its digit decomposition.
         let chunks = rayon::current_num_threads().clamp(1, n1.max(2) - 1);
-        let steps: Vec<i64> = (1..n1 as i64).collect();
+        let stride = self.diagonal_set().stride as i64;
+        let steps: Vec<i64> = (1..n1 as i64).map(|b| b * stride).collect();
         let per_chunk = steps.len().div_ceil(chunks).max(1);
         let jobs: Vec<(usize, &[i64])> = (0..bases.len())
             .flat_map(|v| steps.chunks(per_chunk).map(move |s| (v, s)))
@@ -192,14 +193,14 @@ impl TransformPlan {
         step_done: &(dyn Fn() + Sync),
     ) -> Result<Ctxt> {
         let range = self.chains()[c].clone();
-        let n1 = self.baby_steps() as i64;
+        let step = self.giant_step();
         let mut acc: Option<Ctxt> = None;
         for g in range.clone().rev() {
             let inner = self.giant_inner(source, babies, a, g)?;
             acc = Some(match acc {
                 None => inner,
                 Some(mut x) => {
-                    x.rotate_rows(n1, gk)?;
+                    x.rotate_rows(step, gk)?;
                     x.add_assign(&inner)?;
                     x
                 }
@@ -207,8 +208,8 @@ impl TransformPlan {
             step_done();
         }
         let mut acc = acc.ok_or_else(|| Error::Internal("empty giant-step chain".into()))?;
-        if range.start > 0 {
-            acc.rotate_rows(range.start as i64 * n1, gk)?;
+        if let Some(k) = self.chain_offset(range.start) {
+            acc.rotate_rows(k, gk)?;
         }
         Ok(acc)
     }

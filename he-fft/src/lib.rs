@@ -15,7 +15,10 @@
 //! `Radix2EvaluationDomain::fft` (or `ifft`) of the input, on the subgroup or on a coset
 //! ([`Fft::on_domain`]). [`Fft::coset_change`] takes evaluations on one coset to
 //! evaluations on another in one product; its matrix is circulant, the cheap case below.
-//! [`Quotient`] chains them into a prover's whole quotient computation (Groth16's witness
+//! [`TwoStageFft`] splits the FFT into two products with sparse matrices (one radix-`sqrt(n)`
+//! Cooley-Tukey step): two levels instead of one, and about `sqrt(n)/2` full-size diagonals
+//! plus `2 sqrt(n)` short ones instead of `n/2` full-size ones, the fast route for large `n`
+//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`Quotient`] chains them into a prover's whole quotient computation (Groth16's witness
 //! map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`), three levels deep.
 //!
 //! # Route per size
@@ -35,7 +38,7 @@
 //! constant on each slot row: they encode with period 1 (4 words per prime, no transform).
 //!
 //! Every route is one plaintext-multiplication level: `y = sum_g rot(g n1, sum_b diag'(g,b) *
-//! rot(b, x))`.
+//! rot(b, x))` ([`TwoStageFft`] runs two of them).
 //!
 //! # Example
 //!
@@ -72,6 +75,7 @@ mod matrix;
 mod params;
 mod plan;
 mod quotient;
+mod two_stage;
 
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
@@ -80,7 +84,8 @@ pub use layout::Layout;
 pub use matrix::Matrix;
 pub use params::{
     coset_change_context, fft_context, quotient_ciphertext_bits, quotient_context,
-    required_ciphertext_bits, FFT_RING_DEGREE,
+    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context, FFT_RING_DEGREE,
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
+pub use two_stage::TwoStageFft;

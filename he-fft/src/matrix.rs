@@ -39,6 +39,10 @@ type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 pub struct Matrix<F> {
     dim: usize,
     entries: Entries<F>,
+    /// The least `q` with entry `(r + q, c + q)` equal to entry `(r, c)` everywhere, as far
+    /// as known (`dim` when nothing is known, 1 for a circulant): on a replicated layout
+    /// every diagonal then repeats with period `q` and encodes as a short sparse polynomial.
+    shift_period: usize,
 }
 
 #[derive(Clone)]
@@ -66,6 +70,7 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         Ok(Matrix {
             dim,
             entries: Entries::Rows(Arc::new(rows.concat())),
+            shift_period: dim,
         })
     }
 
@@ -84,6 +89,7 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         Ok(Matrix {
             dim,
             entries: Entries::Diagonals(Arc::new(diagonals)),
+            shift_period: dim,
         })
     }
 
@@ -96,6 +102,7 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         Ok(Matrix {
             dim,
             entries: Entries::Func(Arc::new(entry)),
+            shift_period: dim,
         })
     }
 
@@ -116,6 +123,7 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         Ok(Matrix {
             dim,
             entries: Entries::Circulant(Arc::new(column)),
+            shift_period: 1,
         })
     }
 
@@ -123,6 +131,19 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
     /// or diagonals found to be circulant; a function is never inspected).
     pub fn is_circulant(&self) -> bool {
         matches!(self.entries, Entries::Circulant(_))
+    }
+
+    /// The same matrix, declared unchanged by shifting both indices by `period` (a power of
+    /// two dividing `n`), as `I (x) A` is for `A` of size `period`. Not checked: the caller
+    /// guarantees it.
+    pub(crate) fn with_shift_period(mut self, period: usize) -> Self {
+        debug_assert!(period.is_power_of_two() && self.dim % period == 0);
+        self.shift_period = period.min(self.shift_period);
+        self
+    }
+
+    pub(crate) fn shift_period(&self) -> usize {
+        self.shift_period
     }
 
     /// The dimension `n`.

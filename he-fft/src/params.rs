@@ -55,8 +55,59 @@ pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
 /// are first switched down to the modulus-switching floor (about `p sqrt(N)`), plus the
 /// margin once.
 pub fn quotient_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    two_levels_bits(ring_degree, p_bits, n)
+}
+
+/// Ciphertext-modulus bits for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the first
+/// stage as a one-level transform ([`required_ciphertext_bits`]), then the second stage's
+/// growth from the natural level the first one's output is switched down to: a plaintext of
+/// canonical norm about `p sqrt(N)` summed over fewer than `n` terms, and 10 bits for key
+/// switching and rounding (the fresh-encryption term does not recur).
+pub fn two_stage_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    let log_n_ring = ring_degree.max(2).ilog2();
+    required_ciphertext_bits(ring_degree, p_bits, n)
+        .saturating_add(p_bits)
+        .saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10)
+}
+
+/// Two one-level transforms' growth with the margin counted once.
+fn two_levels_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let one_level = required_ciphertext_bits(ring_degree, p_bits, n).saturating_sub(40);
     one_level.saturating_mul(2).saturating_add(40)
+}
+
+/// A >= 128-bit secure context for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the
+/// smallest ring of at least `2n` (and twice [`FFT_RING_DEGREE`]) whose security bound holds
+/// the modulus of [`two_stage_ciphertext_bits`]. For BN254 that is `N = 65536` up to
+/// `n = 32768`; the two stages need the vector in one slot row, so `n <= N/2`.
+///
+/// ```
+/// assert_eq!(he_fft::two_stage_fft_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn two_stage_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
+    if n < 4 || !n.is_power_of_two() {
+        return Err(helib_rs::Error::InvalidArgument(format!(
+            "a two-stage FFT's size must be a power of two of at least 4, got {n}"
+        )));
+    }
+    smallest_secure_ring::<F>(n.saturating_mul(2).max(2 * FFT_RING_DEGREE), |ring| {
+        two_stage_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
+    })
+}
+
+/// The context on the smallest ring from `ring` up (doubling, at most [`MAX_RING`]) that
+/// holds `bits(ring)` of modulus at 128-bit security.
+fn smallest_secure_ring<F: PrimeField>(
+    mut ring: usize,
+    bits: impl Fn(usize) -> u32,
+) -> Result<Context> {
+    loop {
+        match Context::for_field::<F>(ring as u64, bits(ring)) {
+            Err(helib_rs::Error::InsecureParameters(_)) if ring < MAX_RING => ring *= 2,
+            built => return built,
+        }
+    }
 }
 
 /// A >= 128-bit secure context for a [`Quotient`](crate::Quotient) of size `n`: the smallest
@@ -74,17 +125,13 @@ pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
             "a quotient's size must be a power of two, got {n}"
         )));
     }
-    let mut ring = n
+    let ring = n
         .saturating_mul(2)
         .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);
-    loop {
-        let bits = quotient_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
-        match Context::for_field::<F>(ring as u64, bits) {
-            Err(helib_rs::Error::InsecureParameters(_)) if ring < MAX_QUOTIENT_RING => ring *= 2,
-            built => return built,
-        }
-    }
+    smallest_secure_ring::<F>(ring, |ring| {
+        quotient_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
+    })
 }
 
-/// The largest ring [`quotient_context`] tries (the security table's last row).
-const MAX_QUOTIENT_RING: usize = 131072;
+/// The largest ring the contexts above try (the security table's last row).
+const MAX_RING: usize = 131072;

@@ -31,6 +31,28 @@ pub(crate) enum Finish {
     SwapRotate(usize),
 }
 
+/// The generalized diagonals a plan runs over: offsets `first + stride * m` (mod `n`) for
+/// `m < count`, every other diagonal of the matrix being zero. A dense matrix has all `n`
+/// (`first` 0, `stride` 1); the two stages of [`TwoStageFft`](crate::TwoStageFft) have `n2`
+/// at a stride of `n1`, and `2 n1` consecutive ones around the main diagonal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DiagonalSet {
+    pub first: usize,
+    pub stride: usize,
+    pub count: usize,
+}
+
+impl DiagonalSet {
+    /// All `n` diagonals.
+    pub(crate) fn all(n: usize) -> Self {
+        DiagonalSet {
+            first: 0,
+            stride: 1,
+            count: n,
+        }
+    }
+}
+
 /// One block product: rows of the output ciphertext `output` receive the `d x d` blocks of
 /// the matrix times the rows of input ciphertext `input` (its rows swapped if `swapped`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +71,9 @@ pub(crate) struct Term {
 /// ```text
 /// y = sum_g rot(g n1, sum_b diag'(g, b) * rot(b, x)),   diag'(g, b) = rot(-g n1, diag(g n1 + b))
 /// ```
+///
+/// (For a matrix known to have fewer nonzero diagonals, at offsets `first + stride m`, every
+/// rotation is by `stride` times as much and the chains end with a rotation by `first`.)
 ///
 /// `n1` baby-step rotations of the input (hoisted: one digit decomposition), `n2` giant
 /// steps, each an inner product of the baby steps with `n1` plaintext diagonals followed by
@@ -76,17 +101,51 @@ pub struct TransformPlan {
     chains: Vec<Range<usize>>,
     terms: Vec<Term>,
     inputs: Vec<(usize, bool)>,
+    set: DiagonalSet,
 }
 
 impl TransformPlan {
     /// The plan for an `n x n` matrix on `ctx`'s slots.
     pub fn new(ctx: &Context, n: usize, options: &PlanOptions) -> Result<Self> {
+        Self::with_diagonals(ctx, n, DiagonalSet::all(n), options)
+    }
+
+    /// The plan for an `n x n` matrix whose nonzero diagonals all lie in `set`. Other sets
+    /// than all diagonals need a replicated layout (`n <= N/2`); the rows split the work
+    /// (as for a dense matrix) when the set's second half starts at `n/2`, and otherwise both
+    /// rows do all of it, the input's row flavour passing through.
+    pub(crate) fn with_diagonals(
+        ctx: &Context,
+        n: usize,
+        set: DiagonalSet,
+        options: &PlanOptions,
+    ) -> Result<Self> {
         let layout = Layout::new(n, ctx.ring_degree())?;
+        let dense = set == DiagonalSet::all(n);
+        if !dense && !layout.is_replicated() {
+            return Err(Error::InvalidArgument(format!(
+                "a sparse set of diagonals needs a vector of at most N/2 = {} values, got {n}",
+                ctx.ring_degree() / 2
+            )));
+        }
+        if set.count == 0
+            || !set.count.is_power_of_two()
+            || set.stride.saturating_mul(set.count) > n
+        {
+            return Err(Error::Internal(format!(
+                "bad diagonal set {set:?} for n = {n}"
+            )));
+        }
         let d = layout.row_period();
-        let two_rows = layout.is_replicated() && n >= 2;
+        let two_rows = layout.is_replicated() && n >= 2 && set.stride * set.count == n;
         let h = n / 2;
         let (input, output, finish, shifts) = if !two_rows {
-            (layout, layout, Finish::None, [(0, 0); 2])
+            let flavour = if options.half_rotated_input {
+                layout.half_rotated()
+            } else {
+                layout
+            };
+            (flavour, flavour, Finish::None, [(0, 0); 2])
         } else if options.half_rotated_input {
             (
                 layout.half_rotated(),
@@ -102,7 +161,8 @@ impl TransformPlan {
                 [(0, 0), (h, 0)],
             )
         };
-        let per_row = if two_rows { d / 2 } else { d };
+        let per_row = if dense { d } else { set.count };
+        let per_row = if two_rows { per_row / 2 } else { per_row };
         let baby = match options.baby_steps {
             Some(b) if b == 0 || !b.is_power_of_two() || b > per_row => {
                 return Err(Error::InvalidArgument(format!(
@@ -138,6 +198,7 @@ impl TransformPlan {
             chains,
             terms,
             inputs,
+            set,
         })
     }
 
@@ -182,7 +243,11 @@ impl TransformPlan {
     pub fn num_rotations(&self) -> usize {
         let swaps = self.inputs.iter().filter(|(_, s)| *s).count();
         let babies = self.inputs.len() * (self.baby - 1);
-        let offsets = self.chains.iter().filter(|c| c.start > 0).count();
+        let offsets = self
+            .chains
+            .iter()
+            .filter(|c| self.chain_offset(c.start).is_some())
+            .count();
         let finish = match self.finish {
             Finish::None => 0,
             Finish::Swap => 1,
@@ -194,12 +259,15 @@ impl TransformPlan {
 
     /// Exactly the Galois keys execution uses.
     pub fn galois_steps(&self) -> GaloisSteps {
-        let mut steps = GaloisSteps::new().steps((1..self.baby).map(|b| b as i64));
+        let u = self.set.stride;
+        let mut steps = GaloisSteps::new().steps((1..self.baby).map(|b| (b * u) as i64));
         if self.giant > 1 {
-            steps = steps.step(self.baby as i64);
+            steps = steps.step(self.giant_step());
         }
-        for c in self.chains.iter().filter(|c| c.start > 0) {
-            steps = steps.step((c.start * self.baby) as i64);
+        for c in &self.chains {
+            if let Some(k) = self.chain_offset(c.start) {
+                steps = steps.step(k);
+            }
         }
         if self.inputs.iter().any(|(_, s)| *s) || self.finish != Finish::None {
             steps = steps.row_swap();
@@ -208,6 +276,23 @@ impl TransformPlan {
             steps = steps.step(h as i64);
         }
         steps
+    }
+
+    /// The rotation between consecutive giant steps: `n1` diagonals further.
+    pub(crate) fn giant_step(&self) -> i64 {
+        (self.baby * self.set.stride) as i64
+    }
+
+    /// The rotation that ends the chain starting at giant step `start`, if any: to the
+    /// chain's first diagonal offset.
+    pub(crate) fn chain_offset(&self, start: usize) -> Option<i64> {
+        let d = self.input.row_period();
+        let k = (self.set.first + start * self.baby * self.set.stride) % d;
+        (k != 0).then_some(k as i64)
+    }
+
+    pub(crate) fn diagonal_set(&self) -> DiagonalSet {
+        self.set
     }
 
     pub(crate) fn terms(&self) -> &[Term] {

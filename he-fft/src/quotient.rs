@@ -150,15 +150,9 @@ impl<F: FftField + PrimeField> Quotient<F> {
 
     /// The Galois keys [`apply`](Self::apply) needs (both transforms'), and no others.
     pub fn galois_steps(&self) -> GaloisSteps {
-        let (to, from) = (self.to_coset.galois_steps(), self.from_coset.galois_steps());
-        let steps = GaloisSteps::new()
-            .steps(to.requested_steps().iter().copied())
-            .steps(from.requested_steps().iter().copied());
-        if to.includes_row_swap() || from.includes_row_swap() {
-            steps.row_swap()
-        } else {
-            steps
-        }
+        self.to_coset
+            .galois_steps()
+            .union(&self.from_coset.galois_steps())
     }
 
     /// Encrypts one of `a`, `b`, `c` (exactly `n` values) in the layout `apply` takes.

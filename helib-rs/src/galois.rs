@@ -117,6 +117,22 @@ impl GaloisSteps {
     pub fn includes_row_swap(&self) -> bool {
         self.row_swap
     }
+
+    /// Everything either set asks for: the keys for two computations run with one key set.
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let both = GaloisSteps::new().step(1).union(&GaloisSteps::new().step(2).row_swap());
+    /// assert_eq!(both.requested_steps(), &[1, 2]);
+    /// assert!(both.includes_row_swap());
+    /// ```
+    pub fn union(&self, other: &GaloisSteps) -> GaloisSteps {
+        GaloisSteps {
+            steps: self.steps.iter().chain(&other.steps).copied().collect(),
+            row_swap: self.row_swap || other.row_swap,
+        }
+    }
 }
 
 /// Galois (rotation) keys for a chosen set of automorphisms, generated from a [`SecKey`].
