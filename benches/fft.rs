@@ -3,11 +3,14 @@
 //! (N = 32768), and the prover's quotient (`Quotient`, N = 65536): the server-side work only
 //! (`Fft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
 //! cache policy decides. Keys, encoding and encryption happen outside the timed region.
+//! `he_two_stage_fft` is the FFT as two sparse products (`TwoStageFft`, N = 65536, two
+//! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
 //!     FFT_BENCH_THREADS=2 cargo bench --bench fft              # default: 1 thread
 //!     QUOTIENT_BENCH_SIZES=1024 cargo bench --bench fft -- he_quotient  # default: n = 256
+//!     TWO_STAGE_BENCH_SIZES=16384 cargo bench --bench fft -- he_two_stage_fft
 //!
 //! Each size takes its own keys and diagonals (n = 4096: ~25 s of set-up, ~3.7 GB peak).
 
@@ -20,7 +23,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, quotient_context, Direction, Fft, FftOptions, Quotient,
+    coset_change_context, fft_context, quotient_context, two_stage_fft_context, Direction, Fft,
+    FftOptions, Quotient, TwoStageFft,
 };
 use helib_rs::{GaloisKeys, PubKey, SecKey};
 
@@ -144,5 +148,31 @@ fn quotient(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fft, quotient);
+/// The two-stage FFT (`TwoStageFft::apply`) on its own N = 65536 context.
+fn two_stage(c: &mut Criterion) {
+    let pool = pool();
+    let sizes = parse_sizes("TWO_STAGE_BENCH_SIZES").unwrap_or_else(|| vec![4096, 32768]);
+    let mut group = slow_group(c, "he_two_stage_fft");
+    for n in sizes {
+        let (fft, gk, ct) = pool.install(|| {
+            let ctx = two_stage_fft_context::<Fr>(n).expect("context");
+            let sk = SecKey::generate(&ctx).expect("secret key");
+            let pk = PubKey::generate(&sk).expect("public key");
+            let options = FftOptions::default();
+            let fft = TwoStageFft::<Fr>::new(&ctx, n, Direction::Forward, &options).expect("plan");
+            let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).expect("galois keys");
+            let mut rng = StdRng::seed_from_u64(n as u64);
+            let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            let ct = fft.encrypt(&pk, &x).expect("encrypt");
+            (fft, gk, ct)
+        });
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| pool.install(|| fft.apply(&gk, &ct).expect("transform")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fft, quotient, two_stage);
 criterion_main!(benches);

@@ -4,6 +4,7 @@
 //! cargo run --release --example fft -- [--size N] [--inverse] [--coset | --to-coset]
 //!                                      [--threads T] [--json] [--input FILE --output FILE]
 //!                                      [--cache auto|always|never] [--ring-degree R | --small]
+//!                                      [--two-stage]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
@@ -18,6 +19,9 @@
 //! `--coset` runs the transform on the coset `g H` (`g = Fr::GENERATOR`, as ark-groth16 does);
 //! `--to-coset` takes evaluations on `H` to evaluations on `g H` (`coset.fft(&h.ifft(x))`, a
 //! prover's move to its quotient coset) as one circulant product.
+//!
+//! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
+//! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`).
 
 use std::fs;
 use std::io::Write;
@@ -33,13 +37,14 @@ use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
-    coset_change_context, fft_context, required_ciphertext_bits, DiagonalCache, Direction, Fft,
-    FftOptions,
+    coset_change_context, fft_context, required_ciphertext_bits, two_stage_ciphertext_bits,
+    two_stage_fft_context, DiagonalCache, Direction, Fft, FftOptions, Progress, TwoStageFft,
 };
-use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
-[--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small]";
+[--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small] \
+[--two-stage]";
 
 struct Args {
     size: usize,
@@ -53,6 +58,7 @@ struct Args {
     cache: DiagonalCache,
     small: bool,
     ring_degree: Option<usize>,
+    two_stage: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -68,6 +74,7 @@ fn parse_args() -> Result<Args, String> {
         cache: DiagonalCache::default(),
         small: false,
         ring_degree: None,
+        two_stage: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -90,6 +97,7 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--small" => a.small = true,
+            "--two-stage" => a.two_stage = true,
             "--ring-degree" => {
                 a.ring_degree = Some(
                     value("--ring-degree")?
@@ -107,8 +115,8 @@ fn parse_args() -> Result<Args, String> {
     if a.small && a.ring_degree.is_some() {
         return Err("--small and --ring-degree exclude each other".into());
     }
-    if a.to_coset && (a.coset || a.inverse) {
-        return Err("--to-coset takes neither --coset nor --inverse".into());
+    if a.to_coset && (a.coset || a.inverse || a.two_stage) {
+        return Err("--to-coset takes none of --coset, --inverse, --two-stage".into());
     }
     Ok(a)
 }
@@ -153,11 +161,20 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
 
+    let bits = |ring: usize| {
+        if args.two_stage {
+            two_stage_ciphertext_bits(ring, 254, n)
+        } else {
+            required_ciphertext_bits(ring, 254, n)
+        }
+    };
     let ctx = if args.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
-        job::toy_context(required_ciphertext_bits(2048, 254, n))?
+        job::toy_context(bits(2048))?
     } else if let Some(r) = args.ring_degree {
-        Context::for_field::<Fr>(r as u64, required_ciphertext_bits(r, 254, n))?
+        Context::for_field::<Fr>(r as u64, bits(r))?
+    } else if args.two_stage {
+        two_stage_fft_context::<Fr>(n)?
     } else if args.to_coset {
         coset_change_context::<Fr>(n)?
     } else {
@@ -181,29 +198,21 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         cache: args.cache,
         ..FftOptions::default()
     };
-    let fft = if args.to_coset {
-        Fft::coset_change(&ctx, &subgroup, &coset, &options)?
+    let fft = if args.two_stage {
+        Transform::Two(Box::new(TwoStageFft::on_domain(
+            &ctx, &domain, direction, &options,
+        )?))
+    } else if args.to_coset {
+        Transform::One(Box::new(Fft::coset_change(
+            &ctx, &subgroup, &coset, &options,
+        )?))
     } else {
-        Fft::on_domain(&ctx, &domain, direction, &options)?
+        Transform::One(Box::new(Fft::on_domain(
+            &ctx, &domain, direction, &options,
+        )?))
     };
     let encode = t.elapsed();
-    let plan = fft.plan();
-    say(format!(
-        "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {} diagonals ({}), {} rotations, {} level",
-        if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
-        plan.input_layout().row_period(),
-        plan.input_layout().num_ciphertexts(),
-        plan.baby_steps(),
-        plan.giant_steps(),
-        plan.num_diagonals(),
-        if fft.encoded().is_cached() {
-            format!("cached, {:.0} MiB", fft.encoded().cache_bytes() as f64 / (1 << 20) as f64)
-        } else {
-            "encoded on demand".to_string()
-        },
-        plan.num_rotations(),
-        plan.levels(),
-    ));
+    say(fft.plan_line());
 
     // Data owner: the Galois keys the plan asks for, then encryption.
     let t = Instant::now();
@@ -214,7 +223,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: the transform.
-    let bar = job::progress_bar(plan.progress_total(), "HE FFT", args.json);
+    let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.json);
     let t = Instant::now();
     let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
     let he_fft = t.elapsed();
@@ -291,7 +300,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"two_stage\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -306,11 +315,114 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             secs(plain),
             overhead,
             budget,
-            fft.encoded().is_cached(),
+            fft.is_cached(),
+            args.two_stage,
         );
     }
     std::io::stdout().flush()?;
     Ok(verified)
+}
+
+/// The transform the job runs: one BSGS product, or the two-stage FFT.
+enum Transform {
+    One(Box<Fft<Fr>>),
+    Two(Box<TwoStageFft<Fr>>),
+}
+
+impl Transform {
+    fn plan_line(&self) -> String {
+        let diagonals = |n: usize, cached: bool, bytes: u64| {
+            let held = if cached {
+                format!("cached, {:.0} MiB", bytes as f64 / (1 << 20) as f64)
+            } else {
+                "encoded on demand".to_string()
+            };
+            format!("{n} diagonals ({held})")
+        };
+        match self {
+            Transform::One(f) => {
+                let (plan, enc) = (f.plan(), f.encoded());
+                format!(
+                    "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {}, {} rotations, {} level",
+                    if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
+                    plan.input_layout().row_period(),
+                    plan.input_layout().num_ciphertexts(),
+                    plan.baby_steps(),
+                    plan.giant_steps(),
+                    diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
+                    plan.num_rotations(),
+                    plan.levels(),
+                )
+            }
+            Transform::Two(f) => {
+                let (n1, n2) = f.split();
+                let stage = |i: usize| {
+                    let (plan, enc) = f.stages()[i];
+                    format!(
+                        "stage {}: BSGS {} x {}, {}",
+                        i + 1,
+                        plan.baby_steps(),
+                        plan.giant_steps(),
+                        diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
+                    )
+                };
+                format!(
+                    "plan: two stages, n = {n1} x {n2}; {}; {}; {} rotations, {} levels",
+                    stage(0),
+                    stage(1),
+                    f.num_rotations(),
+                    f.levels(),
+                )
+            }
+        }
+    }
+
+    fn is_cached(&self) -> bool {
+        match self {
+            Transform::One(f) => f.encoded().is_cached(),
+            Transform::Two(f) => f.stages().iter().all(|(_, e)| e.is_cached()),
+        }
+    }
+
+    fn galois_steps(&self) -> GaloisSteps {
+        match self {
+            Transform::One(f) => f.galois_steps(),
+            Transform::Two(f) => f.galois_steps(),
+        }
+    }
+
+    fn progress_total(&self) -> usize {
+        match self {
+            Transform::One(f) => f.plan().progress_total(),
+            Transform::Two(f) => f.progress_total(),
+        }
+    }
+
+    fn encrypt(&self, pk: &PubKey, x: &[Fr]) -> helib_rs::Result<Vec<Ctxt>> {
+        match self {
+            Transform::One(f) => f.encrypt(pk, x),
+            Transform::Two(f) => f.encrypt(pk, x),
+        }
+    }
+
+    fn apply_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> helib_rs::Result<Vec<Ctxt>> {
+        match self {
+            Transform::One(f) => f.apply_with_progress(gk, x, progress),
+            Transform::Two(f) => f.apply_with_progress(gk, x, progress),
+        }
+    }
+
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> helib_rs::Result<Vec<Fr>> {
+        match self {
+            Transform::One(f) => f.decrypt(sk, y),
+            Transform::Two(f) => f.decrypt(sk, y),
+        }
+    }
 }
 
 fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
