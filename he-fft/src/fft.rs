@@ -116,7 +116,7 @@ pub(crate) fn subgroup<F: FftField>(n: usize) -> Result<Radix2EvaluationDomain<F
 }
 
 /// `scale * base^i` for `i < n`.
-fn powers_of<F: FftField>(base: F, scale: F, n: usize) -> Vec<F> {
+pub(crate) fn powers_of<F: FftField>(base: F, scale: F, n: usize) -> Vec<F> {
     let mut powers = Vec::with_capacity(n);
     let mut p = scale;
     for _ in 0..n {

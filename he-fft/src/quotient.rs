@@ -226,24 +226,18 @@ impl<F: FftField + PrimeField> Quotient<F> {
         let h = self
             .from_coset
             .apply_with_progress(gk, &q, &|d, _| progress(base + d, total))?;
-        // Decryption would refuse it anyway; say why here, where the cause is known.
-        let budget = h
-            .iter()
-            .map(Ctxt::noise_budget)
-            .fold(f64::INFINITY, f64::min);
-        if budget.is_nan() || budget <= 0.0 {
-            return Err(Error::NoiseBudgetExhausted(format!(
-                "the quotient used up the noise budget ({budget:.0} bits left): its context has \
-                 {:.0} bits of modulus, and three levels at this size need about {} \
-                 (he_fft::quotient_context sizes one)",
-                self.ctx.log2_q(),
-                crate::quotient_ciphertext_bits(
-                    self.ctx.ring_degree(),
-                    self.ctx.plaintext_bits(),
-                    self.len()
-                )
-            )));
-        }
+        crate::params::ensure_budget(
+            &h,
+            &self.ctx,
+            "the quotient",
+            "three levels",
+            crate::quotient_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.len(),
+            ),
+            "quotient_context",
+        )?;
         Ok(h)
     }
 

@@ -6,7 +6,7 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
-use crate::fft::subgroup;
+use crate::fft::{powers_of, subgroup};
 use crate::plan::DiagonalSet;
 use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
 
@@ -252,24 +252,18 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         let done = p1.progress_total();
         let z = p1.execute_with_progress(e1, gk, x, &|d, _| progress(d, total))?;
         let y = p2.execute_with_progress(e2, gk, &z, &|d, _| progress(done + d, total))?;
-        // Decryption would refuse it anyway; say why here, where the cause is known.
-        let budget = y
-            .iter()
-            .map(Ctxt::noise_budget)
-            .fold(f64::INFINITY, f64::min);
-        if budget.is_nan() || budget <= 0.0 {
-            return Err(Error::NoiseBudgetExhausted(format!(
-                "the two-stage FFT used up the noise budget ({budget:.0} bits left): its context \
-                 has {:.0} bits of modulus, and two levels at this size need about {} \
-                 (he_fft::two_stage_fft_context sizes one)",
-                self.ctx.log2_q(),
-                crate::two_stage_ciphertext_bits(
-                    self.ctx.ring_degree(),
-                    self.ctx.plaintext_bits(),
-                    self.len()
-                )
-            )));
-        }
+        crate::params::ensure_budget(
+            &y,
+            &self.ctx,
+            "the two-stage FFT",
+            "two levels",
+            crate::two_stage_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.len(),
+            ),
+            "two_stage_fft_context",
+        )?;
         Ok(y)
     }
 
@@ -309,9 +303,9 @@ fn stage_matrices<F: FftField + PrimeField>(
             F::one(),
         ),
     };
-    let w_pow = powers_of(w, n);
-    let c_pow = powers_of(c, n);
-    let r_pow = powers_of(r, n);
+    let w_pow = powers_of(w, F::one(), n);
+    let c_pow = powers_of(c, F::one(), n);
+    let r_pow = powers_of(r, F::one(), n);
     // (w^n2)^(j1 k1) = w^(n2 j1 k1 mod n); (r^n2)^k1 = r^(n2 k1), with n2 k1 < n.
     let scale: Vec<F> = (0..n1).map(|k1| a * r_pow[n2 * k1]).collect();
     let w_second = w_pow.clone();
@@ -331,17 +325,6 @@ fn stage_matrices<F: FftField + PrimeField>(
     })?
     .with_shift_period(n1);
     Ok([first, second])
-}
-
-/// `base^i` for `i < n`.
-fn powers_of<F: FftField>(base: F, n: usize) -> Vec<F> {
-    let mut powers = Vec::with_capacity(n);
-    let mut p = F::one();
-    for _ in 0..n {
-        powers.push(p);
-        p *= base;
-    }
-    powers
 }
 
 impl<F: FftField + PrimeField> fmt::Debug for TwoStageFft<F> {
