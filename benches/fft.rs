@@ -26,7 +26,7 @@ use he_fft::{
     coset_change_context, fft_context, quotient_context, two_stage_fft_context, Direction, Fft,
     FftOptions, Quotient, TwoStageFft,
 };
-use helib_rs::{GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 fn sizes() -> Vec<usize> {
     parse_sizes("FFT_BENCH_SIZES").unwrap_or_else(|| vec![256, 512, 1024, 2048, 4096])
@@ -71,6 +71,22 @@ fn slow_group<'a>(
     group
 }
 
+/// Fresh keys on `ctx`, the Galois keys for `steps`, and a random size-`n` vector encrypted
+/// by `encrypt`.
+fn keys_and_input(
+    ctx: &Context,
+    n: usize,
+    steps: &GaloisSteps,
+    encrypt: impl Fn(&PubKey, &[Fr]) -> helib_rs::Result<Vec<Ctxt>>,
+) -> (GaloisKeys, Vec<Ctxt>) {
+    let sk = SecKey::generate(ctx).expect("secret key");
+    let pk = PubKey::generate(&sk).expect("public key");
+    let gk = GaloisKeys::generate(&sk, steps).expect("galois keys");
+    let mut rng = StdRng::seed_from_u64(n as u64);
+    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    (gk, encrypt(&pk, &x).expect("encrypt"))
+}
+
 fn fft(c: &mut Criterion) {
     let pool = pool();
     for name in ["he_fft", "he_ifft", "he_coset_change"] {
@@ -83,8 +99,6 @@ fn fft(c: &mut Criterion) {
                     _ => fft_context::<Fr>(n),
                 }
                 .expect("context");
-                let sk = SecKey::generate(&ctx).expect("secret key");
-                let pk = PubKey::generate(&sk).expect("public key");
                 let options = FftOptions::default();
                 let fft = match name {
                     "he_fft" => Fft::<Fr>::new(&ctx, n, Direction::Forward, &options),
@@ -96,10 +110,8 @@ fn fft(c: &mut Criterion) {
                     }
                 }
                 .expect("plan");
-                let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).expect("galois keys");
-                let mut rng = StdRng::seed_from_u64(n as u64);
-                let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-                let ct = fft.encrypt(&pk, &x).expect("encrypt");
+                let (gk, ct) =
+                    keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
                 (fft, gk, ct)
             });
             group.throughput(Throughput::Elements(n as u64));
@@ -156,14 +168,9 @@ fn two_stage(c: &mut Criterion) {
     for n in sizes {
         let (fft, gk, ct) = pool.install(|| {
             let ctx = two_stage_fft_context::<Fr>(n).expect("context");
-            let sk = SecKey::generate(&ctx).expect("secret key");
-            let pk = PubKey::generate(&sk).expect("public key");
             let options = FftOptions::default();
             let fft = TwoStageFft::<Fr>::new(&ctx, n, Direction::Forward, &options).expect("plan");
-            let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).expect("galois keys");
-            let mut rng = StdRng::seed_from_u64(n as u64);
-            let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-            let ct = fft.encrypt(&pk, &x).expect("encrypt");
+            let (gk, ct) = keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
             (fft, gk, ct)
         });
         group.throughput(Throughput::Elements(n as u64));

@@ -38,14 +38,7 @@ pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
-    if n == 0 || !n.is_power_of_two() {
-        return Err(helib_rs::Error::InvalidArgument(format!(
-            "a coset change's size must be a power of two, got {n}"
-        )));
-    }
-    let ring = n
-        .saturating_mul(2)
-        .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);
+    let ring = replicating_ring(n, "a coset change")?;
     let bits = required_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
     Context::for_field::<F>(ring as u64, bits)
 }
@@ -87,13 +80,26 @@ fn two_levels_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
 /// ```
 pub fn two_stage_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 4 || !n.is_power_of_two() {
-        return Err(helib_rs::Error::InvalidArgument(format!(
+        return Err(Error::InvalidArgument(format!(
             "a two-stage FFT's size must be a power of two of at least 4, got {n}"
         )));
     }
     smallest_secure_ring::<F>(n.saturating_mul(2).max(2 * FFT_RING_DEGREE), |ring| {
         two_stage_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
     })
+}
+
+/// The ring `2n` (so that a size-`n` vector fills at most half the slots and is replicated),
+/// kept between [`FFT_RING_DEGREE`] and twice that; an error naming `what` unless `n` is a
+/// power of two.
+fn replicating_ring(n: usize, what: &str) -> Result<usize> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(Error::InvalidArgument(format!(
+            "{what}'s size must be a power of two, got {n}"
+        )));
+    }
+    Ok(n.saturating_mul(2)
+        .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE))
 }
 
 /// The context on the smallest ring from `ring` up (doubling, at most [`MAX_RING`]) that
@@ -104,7 +110,7 @@ fn smallest_secure_ring<F: PrimeField>(
 ) -> Result<Context> {
     loop {
         match Context::for_field::<F>(ring as u64, bits(ring)) {
-            Err(helib_rs::Error::InsecureParameters(_)) if ring < MAX_RING => ring *= 2,
+            Err(Error::InsecureParameters(_)) if ring < MAX_RING => ring *= 2,
             built => return built,
         }
     }
@@ -120,14 +126,7 @@ fn smallest_secure_ring<F: PrimeField>(
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
-    if n == 0 || !n.is_power_of_two() {
-        return Err(helib_rs::Error::InvalidArgument(format!(
-            "a quotient's size must be a power of two, got {n}"
-        )));
-    }
-    let ring = n
-        .saturating_mul(2)
-        .clamp(FFT_RING_DEGREE, 2 * FFT_RING_DEGREE);
+    let ring = replicating_ring(n, "a quotient")?;
     smallest_secure_ring::<F>(ring, |ring| {
         quotient_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
     })

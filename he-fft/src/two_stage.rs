@@ -118,22 +118,13 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
             &second_options,
         )?;
         let [m1, m2] = stage_matrices(domain, direction, n1)?;
-        let stages = [
-            (
-                EncodedTransform::new(ctx, &first, m1, options.cache)?,
-                first,
-            ),
-            (
-                EncodedTransform::new(ctx, &second, m2, options.cache)?,
-                second,
-            ),
-        ]
-        .map(|(e, p)| (p, e));
+        let e1 = EncodedTransform::new(ctx, &first, m1, options.cache)?;
+        let e2 = EncodedTransform::new(ctx, &second, m2, options.cache)?;
         Ok(TwoStageFft {
             ctx: ctx.clone(),
             direction,
             n1,
-            stages,
+            stages: [(first, e1), (second, e2)],
         })
     }
 
