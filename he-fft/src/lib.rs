@@ -88,4 +88,4 @@ pub use params::{
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
-pub use two_stage::TwoStageFft;
+pub use two_stage::{Transposed, TwoStageFft};

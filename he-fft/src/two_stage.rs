@@ -30,11 +30,14 @@ use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, Transform
 /// which makes every rotation and product dearer, so it pays at large `n` (it runs only where
 /// the vector fits one slot row, `n <= N/2`).
 ///
-/// The output comes in the transposed order of the two index halves: slot `k1 + n1 k2` holds
-/// `y[k2 + n2 k1]`. [`decrypt`](Self::decrypt) undoes it, so a decrypted result equals
-/// ark-poly's exactly; a server that chains another transform onto the output must account
-/// for the order itself. Slot-wise operations (sums, products with other outputs of the
-/// same shape) are unaffected.
+/// One side holds the vector in the *transposed* order of the two index halves (slot
+/// `k1 + n1 k2` holds entry `k2 + n2 k1`): by default the output
+/// ([`Transposed::Output`]), which [`decrypt`](Self::decrypt) undoes. The mirrored form
+/// ([`Transposed::Input`], [`with_order`](Self::with_order)) runs the stages the other way
+/// round and reads that order, so a transform of one kind chains into one of the other on the
+/// server: `ifft(fft(a) * fft(b))` is a cyclic convolution without leaving the ciphertexts.
+/// [`encrypt`](Self::encrypt) and `decrypt` take and give natural order either way; slot-wise
+/// operations are unaffected by the order.
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -62,8 +65,20 @@ use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, Transform
 pub struct TwoStageFft<F: FftField + PrimeField> {
     ctx: Context,
     direction: Direction,
+    transposed: Transposed,
     n1: usize,
     stages: [(TransformPlan, EncodedTransform<F>); 2],
+}
+
+/// Which side of a [`TwoStageFft`] holds the vector in transposed order on the ciphertexts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Transposed {
+    /// Natural input, transposed output (the strided stage first).
+    #[default]
+    Output,
+    /// Transposed input (as a [`Transposed::Output`] transform leaves it), natural output
+    /// (the block stage first).
+    Input,
 }
 
 impl<F: FftField + PrimeField> TwoStageFft<F> {
@@ -86,6 +101,46 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         direction: Direction,
         options: &FftOptions,
     ) -> Result<Self> {
+        Self::with_order(ctx, domain, direction, Transposed::Output, options)
+    }
+
+    /// [`on_domain`](Self::on_domain) with the transposed order on the side `transposed`
+    /// says. To chain after a transform of the other kind, set
+    /// `options.plan.half_rotated_input` to its output layout's flavour, as for
+    /// [`Fft`](crate::Fft).
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+    /// use he_fft::{Direction, FftOptions, Transposed, TwoStageFft};
+    /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(2048, 254, 16))
+    ///     .allow_insecure(true).build()?; // toy size, insecure
+    /// let h = Radix2EvaluationDomain::<Fr>::new(16).unwrap();
+    /// let fft = TwoStageFft::on_domain(&ctx, &h, Direction::Forward, &FftOptions::default())?;
+    /// let mut options = FftOptions::default();
+    /// options.plan.half_rotated_input = fft.output_layout().is_half_rotated();
+    /// let ifft = TwoStageFft::with_order(&ctx, &h, Direction::Inverse, Transposed::Input, &options)?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps().union(&ifft.galois_steps()))?;
+    ///
+    /// let x: Vec<Fr> = (1..=16u64).map(Fr::from).collect();
+    /// let back = ifft.apply(&gk, &fft.apply(&gk, &fft.encrypt(&pk, &x)?)?)?;
+    /// assert_eq!(ifft.decrypt(&sk, &back)?, x);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_order(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        transposed: Transposed,
+        options: &FftOptions,
+    ) -> Result<Self> {
         let n = domain.size();
         if n < 4 || n > ctx.ring_degree() / 2 {
             return Err(Error::InvalidArgument(format!(
@@ -95,34 +150,31 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         }
         let n1 = 1 << n.ilog2().div_ceil(2);
         let n2 = n / n1;
-        let first = TransformPlan::with_diagonals(
-            ctx,
-            n,
-            DiagonalSet {
-                first: 0,
-                stride: n1,
-                count: n2,
-            },
-            &options.plan,
-        )?;
+        let strided = DiagonalSet {
+            first: 0,
+            stride: n1,
+            count: n2,
+        };
+        let block = DiagonalSet {
+            first: n - n1,
+            stride: 1,
+            count: 2 * n1,
+        };
+        let sets = match transposed {
+            Transposed::Output => [strided, block],
+            Transposed::Input => [block, strided],
+        };
+        let first = TransformPlan::with_diagonals(ctx, n, sets[0], &options.plan)?;
         let mut second_options = options.plan.clone();
         second_options.half_rotated_input = first.output_layout().is_half_rotated();
-        let second = TransformPlan::with_diagonals(
-            ctx,
-            n,
-            DiagonalSet {
-                first: n - n1,
-                stride: 1,
-                count: 2 * n1,
-            },
-            &second_options,
-        )?;
-        let [m1, m2] = stage_matrices(domain, direction, n1)?;
+        let second = TransformPlan::with_diagonals(ctx, n, sets[1], &second_options)?;
+        let [m1, m2] = stage_matrices(domain, direction, n1, transposed)?;
         let e1 = EncodedTransform::new(ctx, &first, m1, options.cache)?;
         let e2 = EncodedTransform::new(ctx, &second, m2, options.cache)?;
         Ok(TwoStageFft {
             ctx: ctx.clone(),
             direction,
+            transposed,
             n1,
             stages: [(first, e1), (second, e2)],
         })
@@ -141,6 +193,17 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// Forward or inverse.
     pub fn direction(&self) -> Direction {
         self.direction
+    }
+
+    /// Which side holds the transposed order.
+    pub fn transposed(&self) -> Transposed {
+        self.transposed
+    }
+
+    /// The layout of the output ciphertexts (its row flavour is what a transform chained
+    /// after this one reads, through `PlanOptions::half_rotated_input`).
+    pub fn output_layout(&self) -> &crate::Layout {
+        self.stages[1].0.output_layout()
     }
 
     /// The split `(n1, n2)`: stage 1 does `n1` transforms of size `n2`, stage 2 `n2` of
@@ -185,29 +248,49 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         self.stages.iter().map(|(p, _)| p.progress_total()).sum()
     }
 
-    /// Encrypts `x` (exactly `n` values), in natural order, for [`apply`](Self::apply).
+    /// Encrypts `x` (exactly `n` values, natural order) for [`apply`](Self::apply), in
+    /// transposed order for a [`Transposed::Input`] transform.
     pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.stages[0]
-            .0
-            .input_layout()
-            .encrypt_with(self.stages[0].1.encoder(), pk, x)
+        self.stages[0].0.input_layout().encrypt_with(
+            self.stages[0].1.encoder(),
+            pk,
+            &self.input_order(x)?,
+        )
     }
 
     /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
     /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
     pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.stages[0]
-            .0
-            .input_layout()
-            .encrypt_to_bytes_with(self.stages[0].1.encoder(), sk, x)
+        self.stages[0].0.input_layout().encrypt_to_bytes_with(
+            self.stages[0].1.encoder(),
+            sk,
+            &self.input_order(x)?,
+        )
+    }
+
+    /// `x` as the first stage reads it: transposed for [`Transposed::Input`].
+    fn input_order(&self, x: &[F]) -> Result<Vec<F>> {
+        let n = self.len();
+        if x.len() != n {
+            return Err(Error::InvalidLength(format!(
+                "this transform takes {n} values, got {}",
+                x.len()
+            )));
+        }
+        if self.transposed == Transposed::Output {
+            return Ok(x.to_vec());
+        }
+        let (n1, n2) = self.split();
+        // Slot k1 + n1 k2 holds x[k2 + n2 k1].
+        Ok((0..n).map(|t| x[t / n1 + n2 * (t % n1)]).collect())
     }
 
     /// Decrypts a result into natural order: the `n` values of `domain.fft(x)` (or `ifft`).
     pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        let slots: Vec<F> = self.stages[1]
-            .0
-            .output_layout()
-            .decrypt(&self.ctx, sk, cts)?;
+        let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, cts)?;
+        if self.transposed == Transposed::Input {
+            return Ok(slots);
+        }
         let (n1, n2) = self.split();
         // Slot k1 + n1 k2 holds y[k2 + n2 k1].
         let mut y = vec![F::zero(); slots.len()];
@@ -217,7 +300,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         Ok(y)
     }
 
-    /// The transform of the encrypted vector (in the transposed order [`decrypt`] undoes).
+    /// The transform of the encrypted vector (with the order [`decrypt`] undoes).
     ///
     /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
     /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
@@ -264,19 +347,27 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     }
 }
 
-/// The two stage matrices of `domain`'s transform for the split `n = n1 n2`.
+/// The two stage matrices of `domain`'s transform for the split `n = n1 n2`, in execution
+/// order.
 ///
 /// The transform is `y[k] = a r^k sum_j c^j w^(jk) x[j]`: forward `a = r = 1`, `c` the coset
-/// offset; inverse `w` the inverse root, `a = 1/n`, `r` the inverse offset, `c = 1`. With
-/// `t = j1 + n1 k2` and `s = j1 + n1 j2` (stage 1), then `t = k1 + n1 k2` and `s = j1 + n1 k2`
-/// (stage 2), the factor `r^k = r^k2 (r^n2)^k1` splits between the stages:
-/// - stage 1, `(t, s)` with `t = s mod n1`: `r^k2 w^(k2 s) c^s` (`k2 = t / n1`);
-/// - stage 2, `(t, s)` in one block of `n1`: `a (r^n2)^k1 (w^n2)^(j1 k1)`, the same in every
-///   block (shift period `n1`).
+/// offset; inverse `w` the inverse root, `a = 1/n`, `r` the inverse offset, `c = 1`. Slot `t`
+/// is the row, slot `s` the column.
+///
+/// [`Transposed::Output`], `j = j1 + n1 j2`, `k = k2 + n2 k1`, with `r^k = r^k2 (r^n2)^k1`:
+/// - the strided stage, `t = s mod n1`: `r^k2 w^(k2 s) c^s` (`k2 = t / n1`);
+/// - the block stage, `t` and `s` in one block of `n1`: `a (r^n2)^k1 (w^n2)^(j1 k1)`
+///   (`k1 = t mod n1`, `j1 = s mod n1`), the same in every block (shift period `n1`).
+///
+/// [`Transposed::Input`] is the same split with the roles of `j` and `k` exchanged
+/// (`c^j = c^j2 (c^n2)^j1`):
+/// - the block stage: `(c^n2)^k1 (w^n2)^(j1 k1)` (`j1 = t mod n1`, `k1 = s mod n1`);
+/// - the strided stage: `a r^t w^(k2 t) c^k2` (`k2 = s / n1`).
 fn stage_matrices<F: FftField + PrimeField>(
     domain: &Radix2EvaluationDomain<F>,
     direction: Direction,
     n1: usize,
+    transposed: Transposed,
 ) -> Result<[Matrix<F>; 2]> {
     let n = domain.size();
     let n2 = n / n1;
@@ -295,27 +386,52 @@ fn stage_matrices<F: FftField + PrimeField>(
         ),
     };
     let w_pow = powers_of(w, F::one(), n);
-    let c_pow = powers_of(c, F::one(), n);
-    let r_pow = powers_of(r, F::one(), n);
-    // (w^n2)^(j1 k1) = w^(n2 j1 k1 mod n); (r^n2)^k1 = r^(n2 k1), with n2 k1 < n.
-    let scale: Vec<F> = (0..n1).map(|k1| a * r_pow[n2 * k1]).collect();
-    let w_second = w_pow.clone();
-    let first = Matrix::from_fn(n, move |t, s| {
-        if t % n1 != s % n1 {
-            return F::zero();
+    let w_block = w_pow.clone();
+    let block_entry =
+        move |scale: &[F], k1: usize, j1: usize| scale[k1] * w_block[(n2 * j1 * k1) % n];
+    match transposed {
+        Transposed::Output => {
+            let r_pow = powers_of(r, F::one(), n);
+            let c_pow = powers_of(c, F::one(), n);
+            // (r^n2)^k1 = r^(n2 k1), with n2 k1 < n.
+            let scale: Vec<F> = (0..n1).map(|k1| a * r_pow[n2 * k1]).collect();
+            let strided = Matrix::from_fn(n, move |t, s| {
+                if t % n1 != s % n1 {
+                    return F::zero();
+                }
+                let k2 = t / n1;
+                r_pow[k2] * w_pow[(k2 * s) % n] * c_pow[s]
+            })?;
+            let block = Matrix::from_fn(n, move |t, s| {
+                if t / n1 != s / n1 {
+                    return F::zero();
+                }
+                block_entry(&scale, t % n1, s % n1)
+            })?
+            .with_shift_period(n1);
+            Ok([strided, block])
         }
-        let k2 = t / n1;
-        r_pow[k2] * w_pow[(k2 * s) % n] * c_pow[s]
-    })?;
-    let second = Matrix::from_fn(n, move |t, s| {
-        if t / n1 != s / n1 {
-            return F::zero();
+        Transposed::Input => {
+            let r_pow = powers_of(r, a, n);
+            let c_pow = powers_of(c, F::one(), n);
+            let scale: Vec<F> = (0..n1).map(|k1| c_pow[n2 * k1]).collect();
+            let block = Matrix::from_fn(n, move |t, s| {
+                if t / n1 != s / n1 {
+                    return F::zero();
+                }
+                block_entry(&scale, s % n1, t % n1)
+            })?
+            .with_shift_period(n1);
+            let strided = Matrix::from_fn(n, move |t, s| {
+                if t % n1 != s % n1 {
+                    return F::zero();
+                }
+                let k2 = s / n1;
+                r_pow[t] * w_pow[(k2 * t) % n] * c_pow[k2]
+            })?;
+            Ok([block, strided])
         }
-        let (k1, j1) = (t % n1, s % n1);
-        scale[k1] * w_second[(n2 * j1 * k1) % n]
-    })?
-    .with_shift_period(n1);
-    Ok([first, second])
+    }
 }
 
 impl<F: FftField + PrimeField> fmt::Debug for TwoStageFft<F> {
@@ -324,6 +440,7 @@ impl<F: FftField + PrimeField> fmt::Debug for TwoStageFft<F> {
             .field("n", &self.len())
             .field("split", &self.split())
             .field("direction", &self.direction)
+            .field("transposed", &self.transposed)
             .finish()
     }
 }

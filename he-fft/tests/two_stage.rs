@@ -7,8 +7,8 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, two_level_keys, N};
-use he_fft::{DiagonalCache, Direction, Fft, FftOptions, PlanOptions, TwoStageFft};
-use helib_rs::{Error, GaloisKeys};
+use he_fft::{DiagonalCache, Direction, Fft, FftOptions, PlanOptions, Transposed, TwoStageFft};
+use helib_rs::{Context, Error, GaloisKeys, PubKey, SecKey};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
     Radix2EvaluationDomain::<Fr>::new(n).unwrap()
@@ -87,6 +87,70 @@ fn cosets_equal_ark() {
             assert_eq!(run(&fft, &x).0, expected, "n = {n}, {direction:?}");
         }
     }
+}
+
+#[test]
+fn transposed_input_equals_ark() {
+    let k = two_level_keys();
+    for n in [4, 8, 64, 512] {
+        for (domain, direction) in [
+            (subgroup(n), Direction::Forward),
+            (subgroup(n), Direction::Inverse),
+            (
+                subgroup(n).get_coset(Fr::GENERATOR).unwrap(),
+                Direction::Forward,
+            ),
+            (
+                subgroup(n).get_coset(Fr::GENERATOR).unwrap(),
+                Direction::Inverse,
+            ),
+        ] {
+            let options = FftOptions::default();
+            let fft =
+                TwoStageFft::with_order(&k.ctx, &domain, direction, Transposed::Input, &options)
+                    .unwrap();
+            assert_eq!(fft.transposed(), Transposed::Input);
+            let x = random_vector(n, 5 + n as u64);
+            let expected = match direction {
+                Direction::Forward => domain.fft(&x),
+                Direction::Inverse => domain.ifft(&x),
+            };
+            assert_eq!(run(&fft, &x).0, expected, "n = {n}, {direction:?}");
+        }
+    }
+}
+
+/// `ifft(fft(a) * fft(b))` on ciphertexts: the forward transforms leave the transposed order,
+/// the product is slot-wise, and the inverse reads it back: the cyclic convolution.
+#[test]
+fn cyclic_convolution_chains_on_the_server() {
+    let n = 256;
+    let ctx = Context::builder()
+        .ring_degree(N as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(N, 254, n) + 100)
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let h = subgroup(n);
+    let fft = TwoStageFft::on_domain(&ctx, &h, Direction::Forward, &FftOptions::default()).unwrap();
+    let mut options = FftOptions::default();
+    options.plan.half_rotated_input = fft.output_layout().is_half_rotated();
+    let ifft =
+        TwoStageFft::with_order(&ctx, &h, Direction::Inverse, Transposed::Input, &options).unwrap();
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps().union(&ifft.galois_steps())).unwrap();
+    let (a, b) = (random_vector(n, 11), random_vector(n, 12));
+    let mut fa = fft.apply(&gk, &fft.encrypt(&pk, &a).unwrap()).unwrap();
+    let fb = fft.apply(&gk, &fft.encrypt(&pk, &b).unwrap()).unwrap();
+    fa[0].mul_assign(&fb[0]).unwrap();
+    let c = ifft.apply(&gk, &fa).unwrap();
+    let expected: Vec<Fr> = (0..n)
+        .map(|i| (0..n).map(|j| a[j] * b[(n + i - j) % n]).sum())
+        .collect();
+    assert_eq!(ifft.decrypt(&sk, &c).unwrap(), expected);
+    assert!(c[0].noise_budget() > 0.0);
 }
 
 #[test]
