@@ -4,7 +4,7 @@
 //! cargo run --release --example fft -- [--size N] [--inverse] [--coset | --to-coset]
 //!                                      [--threads T] [--json] [--input FILE --output FILE]
 //!                                      [--cache auto|always|never] [--ring-degree R | --small]
-//!                                      [--two-stage]
+//!                                      [--two-stage | --one-stage]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
@@ -21,7 +21,9 @@
 //! prover's move to its quotient coset) as one circulant product.
 //!
 //! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
-//! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`).
+//! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
+//! `--one-stage` as one product (`he_fft::Fft`). Without either, the example takes the faster
+//! one for the size: two stages for 4096 <= n <= 32768 on the default ring, else one.
 
 use std::fs;
 use std::io::Write;
@@ -44,7 +46,7 @@ use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
 [--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small] \
-[--two-stage]";
+[--two-stage | --one-stage]";
 
 struct Args {
     size: usize,
@@ -58,7 +60,8 @@ struct Args {
     cache: DiagonalCache,
     small: bool,
     ring_degree: Option<usize>,
-    two_stage: bool,
+    /// `None`: the faster route for the size.
+    two_stage: Option<bool>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -74,7 +77,7 @@ fn parse_args() -> Result<Args, String> {
         cache: DiagonalCache::default(),
         small: false,
         ring_degree: None,
-        two_stage: false,
+        two_stage: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -97,7 +100,13 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--small" => a.small = true,
-            "--two-stage" => a.two_stage = true,
+            "--two-stage" | "--one-stage" => {
+                let two = arg == "--two-stage";
+                if a.two_stage == Some(!two) {
+                    return Err("--two-stage and --one-stage exclude each other".into());
+                }
+                a.two_stage = Some(two);
+            }
             "--ring-degree" => {
                 a.ring_degree = Some(
                     value("--ring-degree")?
@@ -115,7 +124,7 @@ fn parse_args() -> Result<Args, String> {
     if a.small && a.ring_degree.is_some() {
         return Err("--small and --ring-degree exclude each other".into());
     }
-    if a.to_coset && (a.coset || a.inverse || a.two_stage) {
+    if a.to_coset && (a.coset || a.inverse || a.two_stage == Some(true)) {
         return Err("--to-coset takes none of --coset, --inverse, --two-stage".into());
     }
     Ok(a)
@@ -136,6 +145,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
     let n = x.len();
+    // Two stages are the faster route from n = 4096 on (README, "Two stages"), where the
+    // default ring is ours to pick and the vector fits one slot row of N = 65536.
+    let two_stage = args.two_stage.unwrap_or(
+        !args.to_coset && !args.small && args.ring_degree.is_none() && (4096..=32768).contains(&n),
+    );
     let direction = if args.inverse {
         Direction::Inverse
     } else {
@@ -162,7 +176,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
 
     let bits = |ring: usize| {
-        if args.two_stage {
+        if two_stage {
             two_stage_ciphertext_bits(ring, 254, n)
         } else {
             required_ciphertext_bits(ring, 254, n)
@@ -173,7 +187,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         job::toy_context(bits(2048))?
     } else if let Some(r) = args.ring_degree {
         Context::for_field::<Fr>(r as u64, bits(r))?
-    } else if args.two_stage {
+    } else if two_stage {
         two_stage_fft_context::<Fr>(n)?
     } else if args.to_coset {
         coset_change_context::<Fr>(n)?
@@ -198,7 +212,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         cache: args.cache,
         ..FftOptions::default()
     };
-    let fft = if args.two_stage {
+    let fft = if two_stage {
         Transform::Two(Box::new(TwoStageFft::on_domain(
             &ctx, &domain, direction, &options,
         )?))
@@ -316,7 +330,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             budget,
             fft.is_cached(),
-            args.two_stage,
+            two_stage,
         );
     }
     std::io::stdout().flush()?;
