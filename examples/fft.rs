@@ -13,8 +13,8 @@
 //! 1 mismatch, 2 usage or engine error.
 //!
 //! `--ring-degree R` uses ring degree R (>= 128-bit security is still required) instead of
-//! the default, 32768 (with `--to-coset`: 2n, from 32768 up to 65536, so the vector fits half
-//! the slots).
+//! the default: 32768 for one product, 65536 for two stages (131072 for n = 65536), and with
+//! `--to-coset` 2n, from 32768 up to 65536, so the vector fits half the slots.
 //!
 //! `--coset` runs the transform on the coset `g H` (`g = Fr::GENERATOR`, as ark-groth16 does);
 //! `--to-coset` takes evaluations on `H` to evaluations on `g H` (`coset.fft(&h.ifft(x))`, a
@@ -23,7 +23,8 @@
 //! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
 //! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
 //! `--one-stage` as one product (`he_fft::Fft`). Without either, the example takes the faster
-//! one for the size: two stages for 4096 <= n <= 32768 on the default ring, else one.
+//! one for the size (`he_fft::FftRoute::fastest`): two stages for 4096 <= n <= 65536 (on
+//! `N = 131072` for n = 65536) on the default ring, else one.
 
 use std::fs;
 use std::io::Write;
@@ -40,9 +41,9 @@ use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
     coset_change_context, fft_context, required_ciphertext_bits, two_stage_ciphertext_bits,
-    two_stage_fft_context, DiagonalCache, Direction, Fft, FftOptions, Progress, TwoStageFft,
+    two_stage_fft_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, TwoStageFft,
 };
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
 const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
 [--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small] \
@@ -145,10 +146,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
     let n = x.len();
-    // Two stages are the faster route from n = 4096 on (README, "Two stages"), where the
-    // default ring is ours to pick and the vector fits one slot row of N = 65536.
+    // The faster route for the size (FftRoute::fastest's choice) where the ring is ours to
+    // pick.
     let two_stage = args.two_stage.unwrap_or(
-        !args.to_coset && !args.small && args.ring_degree.is_none() && (4096..=32768).contains(&n),
+        !args.to_coset
+            && !args.small
+            && args.ring_degree.is_none()
+            && FftRoute::<Fr>::prefers_two_stages(n),
     );
     let direction = if args.inverse {
         Direction::Inverse
@@ -212,21 +216,15 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         cache: args.cache,
         ..FftOptions::default()
     };
-    let fft = if two_stage {
-        Transform::Two(Box::new(TwoStageFft::on_domain(
-            &ctx, &domain, direction, &options,
-        )?))
+    let fft: FftRoute<Fr> = if two_stage {
+        TwoStageFft::on_domain(&ctx, &domain, direction, &options)?.into()
     } else if args.to_coset {
-        Transform::One(Box::new(Fft::coset_change(
-            &ctx, &subgroup, &coset, &options,
-        )?))
+        Fft::coset_change(&ctx, &subgroup, &coset, &options)?.into()
     } else {
-        Transform::One(Box::new(Fft::on_domain(
-            &ctx, &domain, direction, &options,
-        )?))
+        Fft::on_domain(&ctx, &domain, direction, &options)?.into()
     };
     let encode = t.elapsed();
-    say(fft.plan_line());
+    say(plan_line(&fft));
 
     // Data owner: the Galois keys the plan asks for, then encryption.
     let t = Instant::now();
@@ -337,104 +335,50 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     Ok(verified)
 }
 
-/// The transform the job runs: one BSGS product, or the two-stage FFT.
-enum Transform {
-    One(Box<Fft<Fr>>),
-    Two(Box<TwoStageFft<Fr>>),
-}
-
-impl Transform {
-    fn plan_line(&self) -> String {
-        let diagonals = |n: usize, cached: bool, bytes: u64| {
-            let held = if cached {
-                format!("cached, {:.0} MiB", bytes as f64 / (1 << 20) as f64)
-            } else {
-                "encoded on demand".to_string()
-            };
-            format!("{n} diagonals ({held})")
+/// The plan in one line: layout, steps, diagonals, rotations, levels.
+fn plan_line(fft: &FftRoute<Fr>) -> String {
+    let diagonals = |n: usize, cached: bool, bytes: u64| {
+        let held = if cached {
+            format!("cached, {:.0} MiB", bytes as f64 / (1 << 20) as f64)
+        } else {
+            "encoded on demand".to_string()
         };
-        match self {
-            Transform::One(f) => {
-                let (plan, enc) = (f.plan(), f.encoded());
+        format!("{n} diagonals ({held})")
+    };
+    match fft {
+        FftRoute::OneProduct(f) => {
+            let (plan, enc) = (f.plan(), f.encoded());
+            format!(
+                "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {}, {} rotations, {} level",
+                if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
+                plan.input_layout().row_period(),
+                plan.input_layout().num_ciphertexts(),
+                plan.baby_steps(),
+                plan.giant_steps(),
+                diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
+                plan.num_rotations(),
+                plan.levels(),
+            )
+        }
+        FftRoute::TwoStages(f) => {
+            let (n1, n2) = f.split();
+            let stage = |i: usize| {
+                let (plan, enc) = f.stages()[i];
                 format!(
-                    "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {}, {} rotations, {} level",
-                    if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
-                    plan.input_layout().row_period(),
-                    plan.input_layout().num_ciphertexts(),
+                    "stage {}: BSGS {} x {}, {}",
+                    i + 1,
                     plan.baby_steps(),
                     plan.giant_steps(),
                     diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
-                    plan.num_rotations(),
-                    plan.levels(),
                 )
-            }
-            Transform::Two(f) => {
-                let (n1, n2) = f.split();
-                let stage = |i: usize| {
-                    let (plan, enc) = f.stages()[i];
-                    format!(
-                        "stage {}: BSGS {} x {}, {}",
-                        i + 1,
-                        plan.baby_steps(),
-                        plan.giant_steps(),
-                        diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
-                    )
-                };
-                format!(
-                    "plan: two stages, n = {n1} x {n2}; {}; {}; {} rotations, {} levels",
-                    stage(0),
-                    stage(1),
-                    f.num_rotations(),
-                    f.levels(),
-                )
-            }
-        }
-    }
-
-    fn is_cached(&self) -> bool {
-        match self {
-            Transform::One(f) => f.encoded().is_cached(),
-            Transform::Two(f) => f.stages().iter().all(|(_, e)| e.is_cached()),
-        }
-    }
-
-    fn galois_steps(&self) -> GaloisSteps {
-        match self {
-            Transform::One(f) => f.galois_steps(),
-            Transform::Two(f) => f.galois_steps(),
-        }
-    }
-
-    fn progress_total(&self) -> usize {
-        match self {
-            Transform::One(f) => f.plan().progress_total(),
-            Transform::Two(f) => f.progress_total(),
-        }
-    }
-
-    fn encrypt(&self, pk: &PubKey, x: &[Fr]) -> helib_rs::Result<Vec<Ctxt>> {
-        match self {
-            Transform::One(f) => f.encrypt(pk, x),
-            Transform::Two(f) => f.encrypt(pk, x),
-        }
-    }
-
-    fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> helib_rs::Result<Vec<Ctxt>> {
-        match self {
-            Transform::One(f) => f.apply_with_progress(gk, x, progress),
-            Transform::Two(f) => f.apply_with_progress(gk, x, progress),
-        }
-    }
-
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> helib_rs::Result<Vec<Fr>> {
-        match self {
-            Transform::One(f) => f.decrypt(sk, y),
-            Transform::Two(f) => f.decrypt(sk, y),
+            };
+            format!(
+                "plan: two stages, n = {n1} x {n2}; {}; {}; {} rotations, {} levels",
+                stage(0),
+                stage(1),
+                f.num_rotations(),
+                f.levels(),
+            )
         }
     }
 }

@@ -35,6 +35,7 @@ type BoxError = Box<dyn StdError>;
 const USAGE: &str = "usage: outsource [owner DIR [--size N] [--small] | server DIR | verify DIR]";
 
 fn main() -> ExitCode {
+    bigp_he::end_quietly_on_closed_stdout();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => all_steps(),

@@ -19,6 +19,7 @@ pub fn main(
     about: &str,
     run: impl FnOnce(&DemoOptions) -> helib_rs::Result<usize>,
 ) -> ExitCode {
+    crate::end_quietly_on_closed_stdout();
     let options = match parse_args(about) {
         Ok(options) => options,
         Err(message) => {

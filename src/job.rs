@@ -19,6 +19,7 @@ pub fn main<A: Sync>(
     threads: impl FnOnce(&A) -> usize,
     run: impl FnOnce(&A) -> Result<bool, BoxError> + Send,
 ) -> ExitCode {
+    crate::end_quietly_on_closed_stdout();
     let args = match parsed {
         Ok(a) => a,
         Err(msg) => {

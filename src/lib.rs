@@ -113,6 +113,18 @@ pub fn peak_rss_bytes() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// Lets a write to a closed standard output end the process quietly, as it does a C tool's
+/// (`fft | head -3`), instead of panicking in `println!`: Rust ignores `SIGPIPE`, so the
+/// write fails and the print macros panic. Called first by the examples' `main`s.
+pub fn end_quietly_on_closed_stdout() {
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of one signal before any thread starts; no
+    // handler of ours is involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

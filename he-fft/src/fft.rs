@@ -294,6 +294,11 @@ impl<F: FftField + PrimeField> Fft<F> {
         &self.encoded
     }
 
+    /// The context the transform was built for.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
     /// The Galois keys [`apply`](Self::apply) needs, and no others.
     pub fn galois_steps(&self) -> GaloisSteps {
         self.plan.galois_steps()

@@ -18,8 +18,10 @@
 //! [`TwoStageFft`] splits the FFT into two products with sparse matrices (one radix-`sqrt(n)`
 //! Cooley-Tukey step): two levels instead of one, and about `sqrt(n)/2` full-size diagonals
 //! plus `2 sqrt(n)` short ones instead of `n/2` full-size ones, the fast route for large `n`
-//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`Quotient`] chains them into a prover's whole quotient computation (Groth16's witness
-//! map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`), three levels deep.
+//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`FftRoute::fastest`] picks the
+//! faster of the two for a size and builds its context. [`Quotient`] chains them into a
+//! prover's whole quotient computation (Groth16's witness map: `h = (A B - C) / Z_H` from the
+//! evaluations of `A`, `B`, `C`), three levels deep.
 //!
 //! # Route per size
 //!
@@ -75,6 +77,7 @@ mod matrix;
 mod params;
 mod plan;
 mod quotient;
+mod route;
 mod two_stage;
 
 pub use encoded::{DiagonalCache, EncodedTransform};
@@ -88,4 +91,5 @@ pub use params::{
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
+pub use route::FftRoute;
 pub use two_stage::{Transposed, TwoStageFft};
