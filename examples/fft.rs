@@ -4,7 +4,7 @@
 //! cargo run --release --example fft -- [--size N] [--inverse] [--coset | --to-coset]
 //!                                      [--threads T] [--json] [--input FILE --output FILE]
 //!                                      [--cache auto|always|never] [--ring-degree R | --small]
-//!                                      [--two-stage | --one-stage]
+//!                                      [--one-stage | --two-stage | --four-step]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
@@ -22,9 +22,11 @@
 //!
 //! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
 //! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
-//! `--one-stage` as one product (`he_fft::Fft`). Without either, the example takes the faster
-//! one for the size (`he_fft::FftRoute::fastest`): two stages for 4096 <= n <= 65536 (on
-//! `N = 131072` for n = 65536) on the default ring, else one.
+//! `--one-stage` as one product (`he_fft::Fft`); `--four-step` across `n / 32768`
+//! ciphertexts, then two stages in each (`he_fft::FourStepFft`, three levels, `N = 65536`,
+//! for n >= 65536). Without any of them, the example takes the fastest route for the size
+//! (`he_fft::Route::fastest_for`): one product up to n = 2048, two stages up to 32768, four
+//! steps beyond; with `--small` or `--ring-degree`, one product.
 
 use std::fs;
 use std::io::Write;
@@ -40,14 +42,13 @@ use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
-    coset_change_context, fft_context, required_ciphertext_bits, two_stage_ciphertext_bits,
-    two_stage_fft_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, TwoStageFft,
+    coset_change_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, Route, TwoStageFft,
 };
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
 const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
 [--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small] \
-[--two-stage | --one-stage]";
+[--one-stage | --two-stage | --four-step]";
 
 struct Args {
     size: usize,
@@ -62,7 +63,7 @@ struct Args {
     small: bool,
     ring_degree: Option<usize>,
     /// `None`: the faster route for the size.
-    two_stage: Option<bool>,
+    route: Option<Route>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -78,7 +79,7 @@ fn parse_args() -> Result<Args, String> {
         cache: DiagonalCache::default(),
         small: false,
         ring_degree: None,
-        two_stage: None,
+        route: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -101,12 +102,17 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--small" => a.small = true,
-            "--two-stage" | "--one-stage" => {
-                let two = arg == "--two-stage";
-                if a.two_stage == Some(!two) {
-                    return Err("--two-stage and --one-stage exclude each other".into());
+            "--one-stage" | "--two-stage" | "--four-step" => {
+                if a.route.is_some() {
+                    return Err(
+                        "--one-stage, --two-stage and --four-step exclude each other".into(),
+                    );
                 }
-                a.two_stage = Some(two);
+                a.route = Some(match arg.as_str() {
+                    "--one-stage" => Route::OneProduct,
+                    "--two-stage" => Route::TwoStages,
+                    _ => Route::FourSteps,
+                });
             }
             "--ring-degree" => {
                 a.ring_degree = Some(
@@ -125,8 +131,8 @@ fn parse_args() -> Result<Args, String> {
     if a.small && a.ring_degree.is_some() {
         return Err("--small and --ring-degree exclude each other".into());
     }
-    if a.to_coset && (a.coset || a.inverse || a.two_stage == Some(true)) {
-        return Err("--to-coset takes none of --coset, --inverse, --two-stage".into());
+    if a.to_coset && (a.coset || a.inverse || a.route.is_some_and(|r| r != Route::OneProduct)) {
+        return Err("--to-coset takes none of --coset, --inverse, --two-stage, --four-step".into());
     }
     Ok(a)
 }
@@ -148,11 +154,12 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let n = x.len();
     // The faster route for the size (FftRoute::fastest's choice) where the ring is ours to
     // pick.
-    let two_stage = args.two_stage.unwrap_or(
-        !args.to_coset
-            && !args.small
-            && args.ring_degree.is_none()
-            && FftRoute::<Fr>::prefers_two_stages(n),
+    let route = args.route.unwrap_or(
+        if args.to_coset || args.small || args.ring_degree.is_some() {
+            Route::OneProduct
+        } else {
+            Route::fastest_for(n)
+        },
     );
     let direction = if args.inverse {
         Direction::Inverse
@@ -179,24 +186,16 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
 
-    let bits = |ring: usize| {
-        if two_stage {
-            two_stage_ciphertext_bits(ring, 254, n)
-        } else {
-            required_ciphertext_bits(ring, 254, n)
-        }
-    };
+    let bits = |ring: usize| route.ciphertext_bits(ring, 254, n);
     let ctx = if args.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
         job::toy_context(bits(2048))?
     } else if let Some(r) = args.ring_degree {
         Context::for_field::<Fr>(r as u64, bits(r))?
-    } else if two_stage {
-        two_stage_fft_context::<Fr>(n)?
     } else if args.to_coset {
         coset_change_context::<Fr>(n)?
     } else {
-        fft_context::<Fr>(n)?
+        route.context::<Fr>(n)?
     };
     say(format!(
         "encrypted {transform} of size {n} over BN254 Fr, {} thread(s)",
@@ -216,12 +215,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         cache: args.cache,
         ..FftOptions::default()
     };
-    let fft: FftRoute<Fr> = if two_stage {
-        TwoStageFft::on_domain(&ctx, &domain, direction, &options)?.into()
-    } else if args.to_coset {
+    let fft: FftRoute<Fr> = if args.to_coset {
         Fft::coset_change(&ctx, &subgroup, &coset, &options)?.into()
     } else {
-        Fft::on_domain(&ctx, &domain, direction, &options)?.into()
+        FftRoute::new(route, &ctx, &domain, direction, &options)?
     };
     let encode = t.elapsed();
     say(plan_line(&fft));
@@ -312,7 +309,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"two_stage\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"route\":\"{route:?}\",\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -328,7 +325,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             budget,
             fft.is_cached(),
-            two_stage,
         );
     }
     std::io::stdout().flush()?;
@@ -360,27 +356,40 @@ fn plan_line(fft: &FftRoute<Fr>) -> String {
                 plan.levels(),
             )
         }
-        FftRoute::TwoStages(f) => {
-            let (n1, n2) = f.split();
-            let stage = |i: usize| {
-                let (plan, enc) = f.stages()[i];
-                format!(
-                    "stage {}: BSGS {} x {}, {}",
-                    i + 1,
-                    plan.baby_steps(),
-                    plan.giant_steps(),
-                    diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
-                )
-            };
+        FftRoute::TwoStages(f) => format!("plan: two stages, {}", two_stages(f, &diagonals)),
+        FftRoute::FourSteps(f) => {
+            let c = f.num_ciphertexts();
             format!(
-                "plan: two stages, n = {n1} x {n2}; {}; {}; {} rotations, {} levels",
-                stage(0),
-                stage(1),
-                f.num_rotations(),
-                f.levels(),
+                "plan: four steps over {c} ciphertexts of {} values: {} products across them, \
+                 then in each two stages, {}",
+                f.row_len(),
+                c * c,
+                two_stages(f.row_fft(), &diagonals),
             )
         }
     }
+}
+
+/// `n = n1 x n2; stage 1: ...; stage 2: ...; r rotations, 2 levels`.
+fn two_stages(f: &TwoStageFft<Fr>, diagonals: &dyn Fn(usize, bool, u64) -> String) -> String {
+    let (n1, n2) = f.split();
+    let stage = |i: usize| {
+        let (plan, enc) = f.stages()[i];
+        format!(
+            "stage {}: BSGS {} x {}, {}",
+            i + 1,
+            plan.baby_steps(),
+            plan.giant_steps(),
+            diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
+        )
+    };
+    format!(
+        "n = {n1} x {n2}; {}; {}; {} rotations, {} levels",
+        stage(0),
+        stage(1),
+        f.num_rotations(),
+        f.levels(),
+    )
 }
 
 fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {

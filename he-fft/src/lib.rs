@@ -18,8 +18,10 @@
 //! [`TwoStageFft`] splits the FFT into two products with sparse matrices (one radix-`sqrt(n)`
 //! Cooley-Tukey step): two levels instead of one, and about `sqrt(n)/2` full-size diagonals
 //! plus `2 sqrt(n)` short ones instead of `n/2` full-size ones, the fast route for large `n`
-//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`FftRoute::fastest`] picks the
-//! faster of the two for a size and builds its context. [`Quotient`] chains them into a
+//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`FourStepFft`] goes past one
+//! ciphertext: a vector of `c` slot rows goes through `c^2` slot-wise products across the
+//! ciphertexts, then a two-stage FFT within each (`n = 2^20` in minutes). [`FftRoute::fastest`]
+//! picks the fastest [`Route`] for a size and builds its context. [`Quotient`] chains them into a
 //! prover's whole quotient computation (Groth16's witness map: `h = (A B - C) / Z_H` from the
 //! evaluations of `A`, `B`, `C`), three levels deep.
 //!
@@ -72,6 +74,7 @@
 mod encoded;
 mod execute;
 mod fft;
+mod four_step;
 mod layout;
 mod matrix;
 mod params;
@@ -83,13 +86,15 @@ mod two_stage;
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
 pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
+pub use four_step::FourStepFft;
 pub use layout::Layout;
 pub use matrix::Matrix;
 pub use params::{
-    coset_change_context, fft_context, quotient_ciphertext_bits, quotient_context,
-    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context, FFT_RING_DEGREE,
+    coset_change_context, fft_context, four_step_ciphertext_bits, four_step_fft_context,
+    quotient_ciphertext_bits, quotient_context, required_ciphertext_bits,
+    two_stage_ciphertext_bits, two_stage_fft_context, FFT_RING_DEGREE,
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
-pub use route::FftRoute;
+pub use route::{FftRoute, Route};
 pub use two_stage::{Transposed, TwoStageFft};

@@ -1,4 +1,5 @@
-//! [`FftRoute`]: an encrypted FFT on the faster of the two routes for its size.
+//! [`Route`] and [`FftRoute`]: the three ways to run an encrypted FFT, and the choice among
+//! them by size.
 
 use std::fmt;
 
@@ -7,7 +8,9 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
 use crate::{
-    fft_context, two_stage_fft_context, Direction, Fft, FftOptions, Progress, TwoStageFft,
+    fft_context, four_step_ciphertext_bits, four_step_fft_context, required_ciphertext_bits,
+    two_stage_ciphertext_bits, two_stage_fft_context, Direction, Fft, FftOptions, FourStepFft,
+    Progress, TwoStageFft,
 };
 
 /// The smallest size at which two stages beat one product on their own contexts (README,
@@ -15,19 +18,62 @@ use crate::{
 /// faster, and at `n = 32768` 42x).
 const TWO_STAGES_FROM: usize = 4096;
 
-/// The largest two-stage size: the vector fills one slot row of the largest ring the
-/// contexts try (`N = 131072`).
-const TWO_STAGES_UP_TO: usize = 65536;
+/// The smallest size run in four steps: a vector of more than one slot row of `N = 65536`.
+const FOUR_STEPS_FROM: usize = 65536;
 
-/// An encrypted FFT (or inverse) of a radix-2 domain on either route, with the same calls:
-/// one plaintext-matrix product ([`Fft`]) or two sparse ones ([`TwoStageFft`]).
+/// The three ways to run an encrypted FFT of size `n`, each exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// [`Fft`]: one product of `n` diagonals, one level; the fastest up to `n = 2048`.
+    OneProduct,
+    /// [`TwoStageFft`]: two sparse products in one slot row (`n <= N/2`), two levels.
+    TwoStages,
+    /// [`FourStepFft`]: across `n / (N/2)` ciphertexts, then a two-stage FFT within each,
+    /// three levels.
+    FourSteps,
+}
+
+impl Route {
+    /// The faster route for size `n` on its own context (measured for BN254, see the README):
+    /// one product up to 2048, two stages from 4096 to 32768, four steps from 65536 on.
+    pub fn fastest_for(n: usize) -> Route {
+        if n < TWO_STAGES_FROM {
+            Route::OneProduct
+        } else if n < FOUR_STEPS_FROM {
+            Route::TwoStages
+        } else {
+            Route::FourSteps
+        }
+    }
+
+    /// A >= 128-bit secure context for this route at size `n` over `F`
+    /// ([`fft_context`], [`two_stage_fft_context`] or [`four_step_fft_context`]).
+    pub fn context<F: PrimeField>(self, n: usize) -> Result<Context> {
+        match self {
+            Route::OneProduct => fft_context::<F>(n),
+            Route::TwoStages => two_stage_fft_context::<F>(n),
+            Route::FourSteps => four_step_fft_context::<F>(n),
+        }
+    }
+
+    /// The ciphertext-modulus bits this route needs at size `n` on ring degree
+    /// `ring_degree` ([`required_ciphertext_bits`], [`two_stage_ciphertext_bits`] or
+    /// [`four_step_ciphertext_bits`]), for a context of your own.
+    pub fn ciphertext_bits(self, ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+        match self {
+            Route::OneProduct => required_ciphertext_bits(ring_degree, p_bits, n),
+            Route::TwoStages => two_stage_ciphertext_bits(ring_degree, p_bits, n),
+            Route::FourSteps => four_step_ciphertext_bits(ring_degree, p_bits, n),
+        }
+    }
+}
+
+/// An encrypted FFT (or inverse) of a radix-2 domain on any [`Route`], with the same calls.
 ///
-/// [`fastest`](Self::fastest) picks the route for the domain's size and builds a context for
-/// it, secure to at least 128 bits: one product up to `n = 2048`, two stages from `n = 4096`
-/// to `n = 65536` (where they are 1.5x to 40x faster; measured for BN254, see the README),
-/// one product again beyond (no ring holds a larger vector in one slot row; that route is
-/// slow). To run a route of your choice, or on a context of your own, convert the
-/// transform: `FftRoute::from(fft)`.
+/// [`fastest`](Self::fastest) picks the route for the domain's size
+/// ([`Route::fastest_for`]) and builds a context for it, secure to at least 128 bits;
+/// [`new`](Self::new) runs a route of your choice on a context of your own, and
+/// `FftRoute::from(fft)` wraps a transform already built.
 ///
 /// Either way, [`encrypt`](Self::encrypt) takes and [`decrypt`](Self::decrypt) gives the
 /// natural order, and decrypting [`apply`](Self::apply)'s result gives exactly
@@ -36,13 +82,13 @@ const TWO_STAGES_UP_TO: usize = 65536;
 /// ```no_run
 /// use ark_bn254::Fr;
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{Direction, FftOptions, FftRoute};
+/// use he_fft::{Direction, FftOptions, FftRoute, Route};
 /// use helib_rs::{GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
 /// let domain = Radix2EvaluationDomain::<Fr>::new(32768).unwrap();
 /// let fft = FftRoute::fastest(&domain, Direction::Forward, &FftOptions::default())?;
-/// assert!(matches!(fft, FftRoute::TwoStages(_)));
+/// assert_eq!(fft.route(), Route::TwoStages);
 /// let sk = SecKey::generate(fft.context())?;
 /// let pk = PubKey::generate(&sk)?;
 /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -58,29 +104,51 @@ pub enum FftRoute<F: FftField + PrimeField> {
     OneProduct(Box<Fft<F>>),
     /// Two sparse products, two levels.
     TwoStages(Box<TwoStageFft<F>>),
+    /// Across ciphertexts, then two stages within each; three levels.
+    FourSteps(Box<FourStepFft<F>>),
 }
 
 impl<F: FftField + PrimeField> FftRoute<F> {
-    /// Whether [`fastest`](Self::fastest) runs size `n` in two stages: `4096 <= n <= 65536`.
-    pub fn prefers_two_stages(n: usize) -> bool {
-        (TWO_STAGES_FROM..=TWO_STAGES_UP_TO).contains(&n)
-    }
-
     /// The transform on `domain` (the subgroup or a coset) on the faster route for its size,
-    /// on a >= 128-bit context sized for it ([`two_stage_fft_context`] or [`fft_context`]).
+    /// on a >= 128-bit context sized for it ([`Route::context`]).
     pub fn fastest(
         domain: &Radix2EvaluationDomain<F>,
         direction: Direction,
         options: &FftOptions,
     ) -> Result<Self> {
-        let n = domain.size();
-        Ok(if Self::prefers_two_stages(n) {
-            let ctx = two_stage_fft_context::<F>(n)?;
-            TwoStageFft::on_domain(&ctx, domain, direction, options)?.into()
-        } else {
-            let ctx = fft_context::<F>(n)?;
-            Fft::on_domain(&ctx, domain, direction, options)?.into()
+        let route = Route::fastest_for(domain.size());
+        Self::new(
+            route,
+            &route.context::<F>(domain.size())?,
+            domain,
+            direction,
+            options,
+        )
+    }
+
+    /// The transform on `domain` by `route` on `ctx` (sized with
+    /// [`Route::ciphertext_bits`]).
+    pub fn new(
+        route: Route,
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        Ok(match route {
+            Route::OneProduct => Fft::on_domain(ctx, domain, direction, options)?.into(),
+            Route::TwoStages => TwoStageFft::on_domain(ctx, domain, direction, options)?.into(),
+            Route::FourSteps => FourStepFft::on_domain(ctx, domain, direction, options)?.into(),
         })
+    }
+
+    /// The route this transform runs.
+    pub fn route(&self) -> Route {
+        match self {
+            FftRoute::OneProduct(_) => Route::OneProduct,
+            FftRoute::TwoStages(_) => Route::TwoStages,
+            FftRoute::FourSteps(_) => Route::FourSteps,
+        }
     }
 
     /// The size `n`.
@@ -88,6 +156,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.len(),
             FftRoute::TwoStages(f) => f.len(),
+            FftRoute::FourSteps(f) => f.len(),
         }
     }
 
@@ -101,22 +170,25 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.context(),
             FftRoute::TwoStages(f) => f.context(),
+            FftRoute::FourSteps(f) => f.context(),
         }
     }
 
-    /// Multiplicative levels [`apply`](Self::apply) consumes: 1 or 2.
+    /// Multiplicative levels [`apply`](Self::apply) consumes: 1, 2 or 3.
     pub fn levels(&self) -> u32 {
         match self {
             FftRoute::OneProduct(f) => f.plan().levels(),
             FftRoute::TwoStages(f) => f.levels(),
+            FftRoute::FourSteps(f) => f.levels(),
         }
     }
 
-    /// Whether every diagonal is held encoded (both stages' for two stages).
+    /// Whether every diagonal is held encoded (every stage's).
     pub fn is_cached(&self) -> bool {
         match self {
             FftRoute::OneProduct(f) => f.encoded().is_cached(),
             FftRoute::TwoStages(f) => f.stages().iter().all(|(_, e)| e.is_cached()),
+            FftRoute::FourSteps(f) => f.row_fft().stages().iter().all(|(_, e)| e.is_cached()),
         }
     }
 
@@ -125,6 +197,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.encoded().cache_bytes(),
             FftRoute::TwoStages(f) => f.cache_bytes(),
+            FftRoute::FourSteps(f) => f.row_fft().cache_bytes(),
         }
     }
 
@@ -133,6 +206,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.galois_steps(),
             FftRoute::TwoStages(f) => f.galois_steps(),
+            FftRoute::FourSteps(f) => f.galois_steps(),
         }
     }
 
@@ -141,6 +215,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.plan().progress_total(),
             FftRoute::TwoStages(f) => f.progress_total(),
+            FftRoute::FourSteps(f) => f.progress_total(),
         }
     }
 
@@ -149,6 +224,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.encrypt(pk, x),
             FftRoute::TwoStages(f) => f.encrypt(pk, x),
+            FftRoute::FourSteps(f) => f.encrypt(pk, x),
         }
     }
 
@@ -158,6 +234,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.encrypt_to_bytes(sk, x),
             FftRoute::TwoStages(f) => f.encrypt_to_bytes(sk, x),
+            FftRoute::FourSteps(f) => f.encrypt_to_bytes(sk, x),
         }
     }
 
@@ -166,6 +243,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.decrypt(sk, cts),
             FftRoute::TwoStages(f) => f.decrypt(sk, cts),
+            FftRoute::FourSteps(f) => f.decrypt(sk, cts),
         }
     }
 
@@ -174,6 +252,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.apply(gk, x),
             FftRoute::TwoStages(f) => f.apply(gk, x),
+            FftRoute::FourSteps(f) => f.apply(gk, x),
         }
     }
 
@@ -187,6 +266,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         match self {
             FftRoute::OneProduct(f) => f.apply_with_progress(gk, x, progress),
             FftRoute::TwoStages(f) => f.apply_with_progress(gk, x, progress),
+            FftRoute::FourSteps(f) => f.apply_with_progress(gk, x, progress),
         }
     }
 }
@@ -203,11 +283,18 @@ impl<F: FftField + PrimeField> From<TwoStageFft<F>> for FftRoute<F> {
     }
 }
 
+impl<F: FftField + PrimeField> From<FourStepFft<F>> for FftRoute<F> {
+    fn from(f: FourStepFft<F>) -> Self {
+        FftRoute::FourSteps(Box::new(f))
+    }
+}
+
 impl<F: FftField + PrimeField> fmt::Debug for FftRoute<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FftRoute::OneProduct(t) => f.debug_tuple("OneProduct").field(t).finish(),
             FftRoute::TwoStages(t) => f.debug_tuple("TwoStages").field(t).finish(),
+            FftRoute::FourSteps(t) => f.debug_tuple("FourSteps").field(t).finish(),
         }
     }
 }

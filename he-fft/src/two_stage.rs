@@ -200,6 +200,11 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         self.transposed
     }
 
+    /// The layout [`encrypt`](Self::encrypt) writes (the first stage's input).
+    pub fn input_layout(&self) -> &crate::Layout {
+        self.stages[0].0.input_layout()
+    }
+
     /// The layout of the output ciphertexts (its row flavour is what a transform chained
     /// after this one reads, through `PlanOptions::half_rotated_input`).
     pub fn output_layout(&self) -> &crate::Layout {
@@ -319,13 +324,8 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         x: &[Ctxt],
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
-        let [(p1, e1), (p2, e2)] = &self.stages;
-        // Refuse a missing key before the first stage's work, not after it.
-        p2.check_keys(gk)?;
-        let total = self.progress_total();
-        let done = p1.progress_total();
-        let z = p1.execute_with_progress(e1, gk, x, &|d, _| progress(d, total))?;
-        let y = p2.execute_with_progress(e2, gk, &z, &|d, _| progress(done + d, total))?;
+        self.check_keys(gk)?;
+        let y = self.run_stages(gk, x, progress)?;
         crate::params::ensure_budget(
             &y,
             &self.ctx,
@@ -344,6 +344,26 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// The context the transform was built for.
     pub fn context(&self) -> &Context {
         &self.ctx
+    }
+
+    /// Fails with [`Error::MissingKey`] unless `gk` holds every key of both stages.
+    pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
+        self.stages.iter().try_for_each(|(p, _)| p.check_keys(gk))
+    }
+
+    /// Both stages on `x`, without the check of the budget left that
+    /// [`apply`](Self::apply) ends with (a caller inside a longer circuit checks its own).
+    pub(crate) fn run_stages(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let [(p1, e1), (p2, e2)] = &self.stages;
+        let total = self.progress_total();
+        let done = p1.progress_total();
+        let z = p1.execute_with_progress(e1, gk, x, &|d, _| progress(d, total))?;
+        p2.execute_with_progress(e2, gk, &z, &|d, _| progress(done + d, total))
     }
 }
 

@@ -1,5 +1,5 @@
-//! FftRoute: which route `fastest` picks for a size, and both routes behind one interface
-//! against ark-poly.
+//! Route and FftRoute: which route `fastest` picks for a size, and all three routes behind
+//! one interface against ark-poly.
 
 mod common;
 
@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use common::{random_vector, two_level_keys};
-use he_fft::{Direction, Fft, FftOptions, FftRoute, TwoStageFft};
-use helib_rs::{Ctxt, Error, GaloisKeys};
+use common::{random_vector, toy_keys, Keys, N};
+use he_fft::{Direction, FftOptions, FftRoute, Route};
+use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
     Radix2EvaluationDomain::<Fr>::new(n).unwrap()
@@ -18,85 +18,119 @@ fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
 
 #[test]
 fn fastest_picks_the_route_by_size() {
-    for (n, two) in [(2048, false), (4096, true), (65536, true), (131072, false)] {
-        assert_eq!(FftRoute::<Fr>::prefers_two_stages(n), two, "n = {n}");
+    for (n, route) in [
+        (2048, Route::OneProduct),
+        (4096, Route::TwoStages),
+        (32768, Route::TwoStages),
+        (65536, Route::FourSteps),
+        (1 << 20, Route::FourSteps),
+    ] {
+        assert_eq!(Route::fastest_for(n), route, "n = {n}");
     }
     let options = FftOptions::default();
     let small = FftRoute::fastest(&subgroup(256), Direction::Forward, &options).unwrap();
-    assert!(matches!(small, FftRoute::OneProduct(_)), "{small:?}");
+    assert_eq!(small.route(), Route::OneProduct, "{small:?}");
     assert_eq!((small.len(), small.levels()), (256, 1));
     assert_eq!(small.context().ring_degree(), 32768);
 
     let coset = subgroup(4096).get_coset(Fr::GENERATOR).unwrap();
     let large = FftRoute::fastest(&coset, Direction::Inverse, &options).unwrap();
-    assert!(matches!(large, FftRoute::TwoStages(_)), "{large:?}");
+    assert_eq!(large.route(), Route::TwoStages, "{large:?}");
     assert_eq!((large.len(), large.levels()), (4096, 2));
     assert_eq!(large.context().ring_degree(), 65536);
     assert!(large.context().security_bits() >= 128.0);
 }
 
-/// Both routes of one size, on the toy context with room for two levels.
-fn routes(domain: &Radix2EvaluationDomain<Fr>, direction: Direction) -> [FftRoute<Fr>; 2] {
-    let ctx = &two_level_keys().ctx;
-    let options = FftOptions::default();
-    [
-        Fft::on_domain(ctx, domain, direction, &options)
-            .unwrap()
-            .into(),
-        TwoStageFft::on_domain(ctx, domain, direction, &options)
-            .unwrap()
-            .into(),
-    ]
+/// A toy context with room for every route's levels, vectors of up to `2N` values.
+fn keys() -> &'static Keys {
+    static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| toy_keys(Route::FourSteps.ciphertext_bits(N, 254, 2 * N)))
+}
+
+/// One transform per route (`N/2` values for one product and two stages, one slot row; `2N`
+/// for four steps, four ciphertexts) per direction, on the subgroup and on a coset.
+fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, FftRoute<Fr>)> {
+    let ctx = &keys().ctx;
+    let mut out = Vec::new();
+    for (route, n) in [
+        (Route::OneProduct, N / 2),
+        (Route::TwoStages, N / 2),
+        (Route::FourSteps, 2 * N),
+    ] {
+        let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
+        for domain in [subgroup(n), coset] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let fft = FftRoute::new(route, ctx, &domain, direction, &FftOptions::default());
+                out.push((domain, direction, fft.unwrap()));
+            }
+        }
+    }
+    out
 }
 
 #[test]
-fn both_routes_equal_ark() {
-    let k = two_level_keys();
-    let coset = subgroup(64).get_coset(Fr::GENERATOR).unwrap();
-    for (domain, direction) in [
-        (subgroup(64), Direction::Forward),
-        (subgroup(64), Direction::Inverse),
-        (coset, Direction::Forward),
-    ] {
+fn every_route_equals_ark() {
+    let k = keys();
+    let cases = cases();
+    // One key set for all twelve transforms: key generation is most of a toy run's time.
+    let steps = cases.iter().fold(GaloisSteps::new(), |s, (_, _, f)| {
+        s.union(&f.galois_steps())
+    });
+    let gk = GaloisKeys::generate(&k.sk, &steps).unwrap();
+    for (domain, direction, fft) in &cases {
+        let n = domain.size();
+        let levels = match fft.route() {
+            Route::OneProduct => 1,
+            Route::TwoStages => 2,
+            Route::FourSteps => 3,
+        };
+        assert_eq!((fft.len(), fft.levels()), (n, levels));
         let expected_of = |x: &[Fr]| match direction {
             Direction::Forward => domain.fft(x),
             Direction::Inverse => domain.ifft(x),
         };
-        for (levels, fft) in [1, 2].into_iter().zip(routes(&domain, direction)) {
-            assert_eq!((fft.len(), fft.levels()), (64, levels));
-            let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+        let what = format!(
+            "{:?}, {direction:?}, offset {}",
+            fft.route(),
+            domain.coset_offset()
+        );
 
-            // Public-key encryption, with progress counted to its total.
-            let x = random_vector(64, 7 + levels as u64);
-            let calls = AtomicUsize::new(0);
-            let y = fft
-                .apply_with_progress(&gk, &fft.encrypt(&k.pk, &x).unwrap(), &|done, total| {
-                    assert!(done <= total && total == fft.progress_total());
-                    calls.fetch_add(1, Ordering::Relaxed);
-                })
-                .unwrap();
-            assert_eq!(calls.into_inner(), fft.progress_total(), "{fft:?}");
-            assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), expected_of(&x), "{fft:?}");
+        // Public-key encryption, with progress counted to its total.
+        let x = random_vector(n, 7 + u64::from(levels));
+        let calls = AtomicUsize::new(0);
+        let y = fft
+            .apply_with_progress(&gk, &fft.encrypt(&k.pk, &x).unwrap(), &|done, total| {
+                assert!(done <= total && total == fft.progress_total());
+                calls.fetch_add(1, Ordering::Relaxed);
+            })
+            .unwrap();
+        assert_eq!(calls.into_inner(), fft.progress_total(), "{what}");
+        assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), expected_of(&x), "{what}");
 
-            // Secret-key encryption through bytes, as a data owner uploads it.
-            let x = random_vector(64, 17 + levels as u64);
-            let uploaded: Vec<Ctxt> = fft
-                .encrypt_to_bytes(&k.sk, &x)
-                .unwrap()
-                .iter()
-                .map(|b| Ctxt::from_bytes(&k.pk, b).unwrap())
-                .collect();
-            let y = fft.apply(&gk, &uploaded).unwrap();
-            assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), expected_of(&x), "{fft:?}");
-        }
+        // Secret-key encryption through bytes, as a data owner uploads it.
+        let x = random_vector(n, 17 + u64::from(levels));
+        let uploaded: Vec<Ctxt> = fft
+            .encrypt_to_bytes(&k.sk, &x)
+            .unwrap()
+            .iter()
+            .map(|b| Ctxt::from_bytes(&k.pk, b).unwrap())
+            .collect();
+        let y = fft.apply(&gk, &uploaded).unwrap();
+        assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), expected_of(&x), "{what}");
     }
 }
 
 #[test]
-fn both_routes_refuse_a_wrong_length() {
-    let k = two_level_keys();
-    for fft in routes(&subgroup(32), Direction::Forward) {
-        let err = fft.encrypt(&k.pk, &random_vector(31, 1)).unwrap_err();
-        assert!(matches!(err, Error::InvalidLength(_)), "{fft:?}: {err}");
+fn every_route_refuses_a_wrong_length() {
+    let k = keys();
+    for (domain, _, fft) in cases() {
+        let err = fft
+            .encrypt(&k.pk, &random_vector(domain.size() - 1, 1))
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidLength(_)),
+            "{:?}: {err}",
+            fft.route()
+        );
     }
 }

@@ -40,7 +40,8 @@ pub fn quotient_keys() -> &'static Keys {
     KEYS.get_or_init(|| toy_keys(quotient_ciphertext_bits(N, 254, 2 * N)))
 }
 
-fn toy_keys(bits: u32) -> Keys {
+#[allow(dead_code)] // public for test files with contexts of their own
+pub fn toy_keys(bits: u32) -> Keys {
     let ctx = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()

@@ -1,0 +1,371 @@
+//! [`FourStepFft`]: FFTs larger than a ciphertext's slot row, across several ciphertexts.
+
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{
+    Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder, PubKey, Result,
+    SecKey,
+};
+use rayon::prelude::*;
+
+use crate::fft::subgroup;
+use crate::{Direction, FftOptions, Layout, Progress, TwoStageFft};
+
+/// Plaintexts encoded at once per output ciphertext: bounds the memory of the first step
+/// (each is a full-size encoding, 12 MiB at `N = 65536`) while keeping the products batched.
+const PRODUCTS_PER_BATCH: usize = 8;
+
+/// An exact encrypted FFT (or inverse) of a size `n` larger than a slot row holds, as Bailey's
+/// four-step FFT over `c = n / R` ciphertexts of one row of `R` values each (`R = N/2` by
+/// default): with input index `j = r + R rho` (ciphertext `rho`, slot `r`) and output index
+/// `k = k1 + c k2`,
+///
+/// ```text
+/// y[k1 + c k2] = sum_r w_R^(r k2) * ( sum_rho w^((r + R rho) k1) x[r + R rho] )
+/// ```
+///
+/// 1. across ciphertexts, with the twiddles folded in: output ciphertext `k1` is the sum of
+///    the `c` inputs times plaintexts (`c^2` slot-wise products, no rotation), one level;
+/// 2. within each ciphertext, a size-`R` FFT of its row ([`TwoStageFft`], two levels).
+///
+/// Three levels in all; [`four_step_fft_context`](crate::four_step_fft_context) sizes the
+/// modulus (for BN254, `N = 65536`, `R = 32768`). The `c` row FFTs are independent, so they
+/// run in parallel, and their cost grows linearly in `n`: the first step's `c^2` products
+/// stay small next to them up to `c = 64` (`n = 2^21` at `N = 65536`), the most
+/// ciphertexts a vector may span ([`Layout::MAX_CIPHERTEXTS`]).
+///
+/// [`encrypt`](Self::encrypt) takes and [`decrypt`](Self::decrypt) gives the natural order;
+/// between them, ciphertext `k1` holds the outputs `k1 + c k2` (in the order of its row
+/// FFT's output layout). Cosets work as for the other routes.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+/// use he_fft::{Direction, FftOptions, FourStepFft};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// // A toy ring (insecure, for the example's speed): rows of 8 slots, four ciphertexts.
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, 32))
+///     .allow_insecure(true).build()?;
+/// let domain = Radix2EvaluationDomain::<Fr>::new(32).unwrap();
+/// let fft = FourStepFft::with_rows(&ctx, &domain, 8, Direction::Forward, &FftOptions::default())?;
+/// assert_eq!(fft.num_ciphertexts(), 4);
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+///
+/// let x: Vec<Fr> = (0..32u64).map(Fr::from).collect();
+/// let y = fft.apply(&gk, &fft.encrypt(&pk, &x)?)?;
+/// assert_eq!(fft.decrypt(&sk, &y)?, domain.fft(&x));
+/// # Ok(())
+/// # }
+/// ```
+pub struct FourStepFft<F: FftField + PrimeField> {
+    ctx: Context,
+    direction: Direction,
+    n: usize,
+    /// `w` (forward) or `w^-1` (inverse), `w` the domain's generator.
+    root: F,
+    /// Forward: the domain's offset `g` (input factors `g^j`); inverse: 1.
+    input_factor: F,
+    /// Inverse: `g^-1` (output factors `g^-k1`, the rest in the row FFT); forward: 1.
+    output_factor: F,
+    /// Inverse: `1/c` (the row FFT has `1/R`); forward: 1.
+    scale: F,
+    row_fft: TwoStageFft<F>,
+    /// The first step's plaintexts, at the top level in the row FFT's input layout.
+    encoder: PeriodicEncoder<F>,
+}
+
+impl<F: FftField + PrimeField> FourStepFft<F> {
+    /// The transform on `domain` (the subgroup or a coset) with rows of `N/2` values: for
+    /// `n > N/2`, from `n = N` up to `64 N/2`.
+    pub fn on_domain(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        Self::with_rows(ctx, domain, ctx.ring_degree() / 2, direction, options)
+    }
+
+    /// The size-`n` transform on the subgroup, rows of `N/2` values.
+    pub fn new(
+        ctx: &Context,
+        n: usize,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        Self::on_domain(ctx, &subgroup(n)?, direction, options)
+    }
+
+    /// The transform with rows of `row` values (`4 <= row <= N/2`, a power of two, and
+    /// `2 <= n / row <= 64`): smaller rows for tests and small rings.
+    pub fn with_rows(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        row: usize,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        let n = domain.size();
+        if !row.is_power_of_two() || row < 4 || row > ctx.ring_degree() / 2 {
+            return Err(Error::InvalidArgument(format!(
+                "a four-step FFT's rows hold a power of two of 4 to N/2 = {} values, got {row}",
+                ctx.ring_degree() / 2
+            )));
+        }
+        let c = n / row;
+        if n % row != 0 || !(2..=Layout::MAX_CIPHERTEXTS).contains(&c) {
+            return Err(Error::InvalidArgument(format!(
+                "a four-step FFT spans 2 to {} rows of {row} values, but n = {n} makes {}",
+                Layout::MAX_CIPHERTEXTS,
+                n as f64 / row as f64
+            )));
+        }
+        let rows = subgroup::<F>(row)?;
+        let (root, input_factor, output_factor, scale, row_domain) = match direction {
+            Direction::Forward => (
+                domain.group_gen(),
+                domain.coset_offset(),
+                F::one(),
+                F::one(),
+                rows,
+            ),
+            Direction::Inverse => {
+                let c_inv = F::from(c as u64).inverse().ok_or_else(|| {
+                    Error::InvalidArgument(
+                        "the field's characteristic divides the row count".into(),
+                    )
+                })?;
+                let offset_c = domain.coset_offset().pow([c as u64]);
+                let row_coset = rows.get_coset(offset_c).ok_or_else(|| {
+                    Error::InvalidArgument("the coset offset must not be 0".into())
+                })?;
+                (
+                    domain.group_gen_inv(),
+                    F::one(),
+                    domain.coset_offset_inv(),
+                    c_inv,
+                    row_coset,
+                )
+            }
+        };
+        let row_fft = TwoStageFft::on_domain(ctx, &row_domain, direction, options)?;
+        let encoder = PeriodicEncoder::new(ctx, row_fft.input_layout().row_period(), None)?;
+        Ok(FourStepFft {
+            ctx: ctx.clone(),
+            direction,
+            n,
+            root,
+            input_factor,
+            output_factor,
+            scale,
+            row_fft,
+            encoder,
+        })
+    }
+
+    /// The size `n`.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Always false (the smallest transform has size 8).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Forward or inverse.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The row length `R`.
+    pub fn row_len(&self) -> usize {
+        self.row_fft.len()
+    }
+
+    /// The ciphertexts a vector spans, `c = n / R`.
+    pub fn num_ciphertexts(&self) -> usize {
+        self.n / self.row_len()
+    }
+
+    /// The size-`R` FFT each ciphertext goes through in the second step.
+    pub fn row_fft(&self) -> &TwoStageFft<F> {
+        &self.row_fft
+    }
+
+    /// Multiplicative levels [`apply`](Self::apply) consumes: 3.
+    pub fn levels(&self) -> u32 {
+        1 + self.row_fft.levels()
+    }
+
+    /// The Galois keys [`apply`](Self::apply) needs (the row FFT's), and no others.
+    pub fn galois_steps(&self) -> GaloisSteps {
+        self.row_fft.galois_steps()
+    }
+
+    /// Steps [`apply`](Self::apply) reports in all: per ciphertext, its first-step sum and its
+    /// row FFT's giant steps.
+    pub fn progress_total(&self) -> usize {
+        self.num_ciphertexts() * (1 + self.row_fft.progress_total())
+    }
+
+    /// The context the transform was built for.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// Encrypts `x` (exactly `n` values, natural order): ciphertext `rho` holds
+    /// `x[R rho .. R (rho + 1)]`.
+    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.rows_of(x)?
+            .map(|row| Ok(self.row_fft.encrypt(pk, row)?.remove(0)))
+            .collect()
+    }
+
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
+    /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
+    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.rows_of(x)?
+            .map(|row| Ok(self.row_fft.encrypt_to_bytes(sk, row)?.remove(0)))
+            .collect()
+    }
+
+    fn rows_of<'a>(&self, x: &'a [F]) -> Result<std::slice::Chunks<'a, F>> {
+        if x.len() != self.n {
+            return Err(Error::InvalidLength(format!(
+                "this transform takes {} values, got {}",
+                self.n,
+                x.len()
+            )));
+        }
+        Ok(x.chunks(self.row_len()))
+    }
+
+    /// Decrypts a result into natural order.
+    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
+        let c = self.num_ciphertexts();
+        self.check_count(cts)?;
+        let mut y = vec![F::zero(); self.n];
+        for (k1, ct) in cts.iter().enumerate() {
+            let row = self.row_fft.decrypt(sk, std::slice::from_ref(ct))?;
+            for (k2, v) in row.into_iter().enumerate() {
+                y[k1 + c * k2] = v;
+            }
+        }
+        Ok(y)
+    }
+
+    fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
+        let c = self.num_ciphertexts();
+        if cts.len() != c {
+            return Err(Error::InvalidLength(format!(
+                "a four-step FFT of size {} spans {c} ciphertexts, got {}",
+                self.n,
+                cts.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The transform of the encrypted vector (ciphertext `k1` of the result holding the
+    /// outputs `k1 + c k2`, which [`decrypt`](Self::decrypt) puts in order).
+    ///
+    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
+    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
+    /// end on a context without room for three levels.
+    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        self.apply_with_progress(gk, x, &|_, _| {})
+    }
+
+    /// [`apply`](Self::apply) with a progress callback `(steps done, total)`.
+    pub fn apply_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.check_count(x)?;
+        self.row_fft.check_keys(gk)?;
+        let total = self.progress_total();
+        let done = AtomicUsize::new(0);
+        let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        let inputs: Vec<&Ctxt> = x.iter().collect();
+        // One task per output ciphertext: its sum across the inputs, then its row FFT.
+        let y: Vec<Ctxt> = (0..self.num_ciphertexts())
+            .into_par_iter()
+            .map(|k1| {
+                let sum = self.across(&inputs, k1)?;
+                tick();
+                let out = self.row_fft.run_stages(gk, &[sum], &|_, _| tick())?;
+                out.into_iter()
+                    .next()
+                    .ok_or_else(|| Error::Internal("a row FFT returned no ciphertext".into()))
+            })
+            .collect::<Result<_>>()?;
+        crate::params::ensure_budget(
+            &y,
+            &self.ctx,
+            "the four-step FFT",
+            "three levels",
+            crate::four_step_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            "four_step_fft_context",
+        )?;
+        Ok(y)
+    }
+
+    /// Step 1 for output ciphertext `k1`: `sum_rho x_rho * t_rho`, with slot `r` of the
+    /// plaintext `t_rho` holding `s a^k1 (b u^k1)^(r + R rho)` (see the fields).
+    fn across(&self, inputs: &[&Ctxt], k1: usize) -> Result<Ctxt> {
+        let row = self.row_len();
+        let layout = self.row_fft.input_layout();
+        let ratio = self.input_factor * self.root.pow([k1 as u64]);
+        let first = self.scale * self.output_factor.pow([k1 as u64]);
+        let mut sum: Option<Ctxt> = None;
+        for (batch, cts) in inputs.chunks(PRODUCTS_PER_BATCH).enumerate() {
+            let start = batch * PRODUCTS_PER_BATCH * row;
+            let mut t = first * ratio.pow([start as u64]);
+            let pts: Vec<EncodedPtxt> = (0..cts.len())
+                .map(|_| {
+                    let values: Vec<F> = (0..row)
+                        .map(|_| {
+                            let v = t;
+                            t *= ratio;
+                            v
+                        })
+                        .collect();
+                    let [r0, r1] = layout.pack(&values)?.swap_remove(0);
+                    self.encoder.encode(&r0, &r1)
+                })
+                .collect::<Result<_>>()?;
+            let part = Ctxt::inner_product(cts, &pts.iter().collect::<Vec<_>>())?;
+            match &mut sum {
+                Some(s) => s.add_assign(&part)?,
+                none => *none = Some(part),
+            }
+        }
+        sum.ok_or_else(|| Error::Internal("a four-step FFT with no input ciphertext".into()))
+    }
+}
+
+impl<F: FftField + PrimeField> fmt::Debug for FourStepFft<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FourStepFft")
+            .field("n", &self.n)
+            .field("direction", &self.direction)
+            .field("ciphertexts", &self.num_ciphertexts())
+            .field("row_fft", &self.row_fft)
+            .finish()
+    }
+}

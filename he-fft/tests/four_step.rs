@@ -1,0 +1,188 @@
+//! The four-step FFT against ark-poly: row lengths and ciphertext counts, both directions,
+//! cosets, uploads as bytes, the context helper, and its errors.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use ark_bn254::Fr;
+use ark_ff::FftField;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use common::{random_vector, Keys, N};
+use he_fft::{four_step_fft_context, Direction, FftOptions, FourStepFft};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, PubKey, SecKey};
+
+fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
+    Radix2EvaluationDomain::<Fr>::new(n).unwrap()
+}
+
+/// A toy context with room for the three levels.
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| common::toy_keys(he_fft::four_step_ciphertext_bits(N, 254, 64 * N / 2)))
+}
+
+fn expected(domain: &Radix2EvaluationDomain<Fr>, direction: Direction, x: &[Fr]) -> Vec<Fr> {
+    match direction {
+        Direction::Forward => domain.fft(x),
+        Direction::Inverse => domain.ifft(x),
+    }
+}
+
+/// Encrypts `x`, applies `fft` with exactly its keys, decrypts; also the budget left.
+fn run(fft: &FourStepFft<Fr>, x: &[Fr]) -> (Vec<Fr>, f64) {
+    let k = keys();
+    let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+    let y = fft.apply(&gk, &fft.encrypt(&k.pk, x).unwrap()).unwrap();
+    let budget = y
+        .iter()
+        .map(Ctxt::noise_budget)
+        .fold(f64::INFINITY, f64::min);
+    (fft.decrypt(&k.sk, &y).unwrap(), budget)
+}
+
+#[test]
+fn full_rows_equal_ark() {
+    let k = keys();
+    // Rows of N/2 = 1024 slots: two and four ciphertexts.
+    for n in [N, 2 * N] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let fft = FourStepFft::new(&k.ctx, n, direction, &FftOptions::default()).unwrap();
+            assert_eq!((fft.row_len(), fft.num_ciphertexts()), (N / 2, 2 * n / N));
+            let x = random_vector(n, n as u64 + direction as u64);
+            let (y, budget) = run(&fft, &x);
+            assert_eq!(
+                y,
+                expected(&subgroup(n), direction, &x),
+                "n = {n}, {direction:?}"
+            );
+            assert!(budget > 0.0, "n = {n}: {budget} bits left");
+        }
+    }
+}
+
+#[test]
+fn short_rows_cosets_and_many_ciphertexts_equal_ark() {
+    let k = keys();
+    // (n, row): from 2 ciphertexts to the most, 64.
+    for (n, row) in [(8, 4), (64, 16), (256, 32), (512, 8)] {
+        let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
+        for (domain, direction) in [
+            (subgroup(n), Direction::Forward),
+            (subgroup(n), Direction::Inverse),
+            (coset, Direction::Forward),
+            (coset, Direction::Inverse),
+        ] {
+            let options = FftOptions::default();
+            let fft = FourStepFft::with_rows(&k.ctx, &domain, row, direction, &options).unwrap();
+            assert_eq!(fft.num_ciphertexts(), n / row);
+            let x = random_vector(n, 31 * n as u64 + row as u64);
+            let got = run(&fft, &x).0;
+            assert_eq!(
+                got,
+                expected(&domain, direction, &x),
+                "n = {n}, row {row}, {direction:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn uploads_as_bytes_and_reports_progress() {
+    let k = keys();
+    let n = 128;
+    let fft = FourStepFft::with_rows(
+        &k.ctx,
+        &subgroup(n),
+        32,
+        Direction::Forward,
+        &FftOptions::default(),
+    )
+    .unwrap();
+    let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+    let x = random_vector(n, 3);
+    let cts: Vec<Ctxt> = fft
+        .encrypt_to_bytes(&k.sk, &x)
+        .unwrap()
+        .iter()
+        .map(|b| Ctxt::from_bytes(&k.pk, b).unwrap())
+        .collect();
+    assert_eq!(cts.len(), 4);
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let y = fft
+        .apply_with_progress(&gk, &cts, &|done, total| {
+            assert!(done <= total && total == fft.progress_total());
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+    assert_eq!(calls.into_inner(), fft.progress_total());
+    assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), subgroup(n).fft(&x));
+    assert_eq!(fft.levels(), 3);
+}
+
+#[test]
+fn the_context_helper_sizes_rows_of_half_the_ring() {
+    for (n, ring) in [(1 << 16, 65536), (1 << 21, 65536), (1 << 22, 131072)] {
+        let ctx = four_step_fft_context::<Fr>(n).unwrap();
+        assert_eq!(ctx.ring_degree(), ring, "n = {n}");
+        assert!(ctx.security_bits() >= 128.0);
+    }
+    match four_step_fft_context::<Fr>(32768) {
+        Err(Error::InvalidArgument(m)) => assert!(m.contains("two_stage_fft_context"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn errors_are_clear() {
+    let k = keys();
+    let options = FftOptions::default();
+    let d = subgroup(64);
+    // Rows that are not a power of two of 4..N/2, and row counts outside 2..64.
+    for row in [2, 24, N] {
+        match FourStepFft::with_rows(&k.ctx, &d, row, Direction::Forward, &options) {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("rows hold"), "row {row}: {m}"),
+            other => panic!("row {row}: {other:?}"),
+        }
+    }
+    for (n, row) in [(64, 64), (1024, 4)] {
+        match FourStepFft::with_rows(&k.ctx, &subgroup(n), row, Direction::Forward, &options) {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("2 to 64 rows"), "{m}"),
+            other => panic!("n = {n}, row {row}: {other:?}"),
+        }
+    }
+    let fft = FourStepFft::with_rows(&k.ctx, &d, 16, Direction::Forward, &options).unwrap();
+    let x = fft.encrypt(&k.pk, &random_vector(64, 1)).unwrap();
+    assert!(matches!(
+        fft.encrypt(&k.pk, &random_vector(63, 1)),
+        Err(Error::InvalidLength(_))
+    ));
+    // A missing key fails before any work, naming the step; so does a wrong count.
+    let none = GaloisKeys::generate(&k.sk, &helib_rs::GaloisSteps::new()).unwrap();
+    match fft.apply(&none, &x) {
+        Err(Error::MissingKey(m)) => assert!(m.contains("rotation by"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+    match fft.apply(&gk, &x[..3]) {
+        Err(Error::InvalidLength(m)) => assert!(m.contains("spans 4 ciphertexts"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // Two levels' modulus is not enough: the budget error names the context helper.
+    let small = Context::builder()
+        .ring_degree(N as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(he_fft::two_stage_ciphertext_bits(N, 254, 64))
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&small).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let fft = FourStepFft::with_rows(&small, &d, 16, Direction::Forward, &options).unwrap();
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).unwrap();
+    let x = fft.encrypt(&pk, &random_vector(64, 2)).unwrap();
+    match fft.apply(&gk, &x) {
+        Err(Error::NoiseBudgetExhausted(m)) => assert!(m.contains("four_step_fft_context"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
