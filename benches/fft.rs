@@ -4,13 +4,16 @@
 //! (`Fft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
 //! cache policy decides. Keys, encoding and encryption happen outside the timed region.
 //! `he_two_stage_fft` is the FFT as two sparse products (`TwoStageFft`, N = 65536, two
-//! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise.
+//! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise;
+//! `he_four_step_fft` the FFT across ciphertexts (`FourStepFft`, N = 65536, three levels) at
+//! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
 //!     FFT_BENCH_THREADS=2 cargo bench --bench fft              # default: 1 thread
 //!     QUOTIENT_BENCH_SIZES=1024 cargo bench --bench fft -- he_quotient  # default: n = 256
 //!     TWO_STAGE_BENCH_SIZES=16384 cargo bench --bench fft -- he_two_stage_fft
+//!     FOUR_STEP_BENCH_SIZES=262144 cargo bench --bench fft -- he_four_step_fft
 //!
 //! Each size takes its own keys and diagonals (n = 4096: ~25 s of set-up, ~3.7 GB peak).
 
@@ -23,8 +26,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, quotient_context, two_stage_fft_context, Direction, Fft,
-    FftOptions, Quotient, TwoStageFft,
+    coset_change_context, fft_context, four_step_fft_context, quotient_context,
+    two_stage_fft_context, Direction, Fft, FftOptions, FourStepFft, Quotient, TwoStageFft,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -181,5 +184,26 @@ fn two_stage(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fft, quotient, two_stage);
+/// The four-step FFT (`FourStepFft::apply`) on its own N = 65536 context.
+fn four_step(c: &mut Criterion) {
+    let pool = pool();
+    let sizes = parse_sizes("FOUR_STEP_BENCH_SIZES").unwrap_or_else(|| vec![65536]);
+    let mut group = slow_group(c, "he_four_step_fft");
+    for n in sizes {
+        let (fft, gk, ct) = pool.install(|| {
+            let ctx = four_step_fft_context::<Fr>(n).expect("context");
+            let options = FftOptions::default();
+            let fft = FourStepFft::<Fr>::new(&ctx, n, Direction::Forward, &options).expect("plan");
+            let (gk, ct) = keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
+            (fft, gk, ct)
+        });
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| pool.install(|| fft.apply(&gk, &ct).expect("transform")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fft, quotient, two_stage, four_step);
 criterion_main!(benches);

@@ -22,9 +22,9 @@
 //!
 //! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
 //! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
-//! `--one-stage` as one product (`he_fft::Fft`); `--four-step` across `n / 32768`
-//! ciphertexts, then two stages in each (`he_fft::FourStepFft`, three levels, `N = 65536`,
-//! for n >= 65536). Without any of them, the example takes the fastest route for the size
+//! `--one-stage` as one product (`he_fft::Fft`); `--four-step` across `n / 32768` slot rows
+//! (two per ciphertext), then two stages in each row (`he_fft::FourStepFft`, three levels,
+//! `N = 65536`, for n >= 65536). Without any of them, the example takes the fastest route for the size
 //! (`he_fft::Route::fastest_for`): one product up to n = 2048, two stages up to 32768, four
 //! steps beyond; with `--small` or `--ring-degree`, one product.
 
@@ -358,12 +358,13 @@ fn plan_line(fft: &FftRoute<Fr>) -> String {
         }
         FftRoute::TwoStages(f) => format!("plan: two stages, {}", two_stages(f, &diagonals)),
         FftRoute::FourSteps(f) => {
-            let c = f.num_ciphertexts();
+            let c = f.num_rows();
             format!(
-                "plan: four steps over {c} ciphertexts of {} values: {} products across them, \
-                 then in each two stages, {}",
+                "plan: four steps over {c} rows of {} values in {} ciphertexts: {} products \
+                 across them, then in each two stages on both rows, {}",
                 f.row_len(),
-                c * c,
+                f.num_ciphertexts(),
+                c * c / 2,
                 two_stages(f.row_fft(), &diagonals),
             )
         }

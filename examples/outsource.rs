@@ -27,7 +27,7 @@ use ark_bn254::Fr;
 use ark_ff::{PrimeField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
-use he_fft::{fft_context, required_ciphertext_bits, Direction, Fft, FftOptions};
+use he_fft::{Direction, FftOptions, FftRoute, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 type BoxError = Box<dyn StdError>;
@@ -116,17 +116,22 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
     helib_rs::retain_freed_memory()?;
     fs::create_dir_all(dir.join("public"))?;
     fs::create_dir_all(dir.join("owner"))?;
-    let ctx = if small {
-        Context::builder()
+    // The fastest route for the size, which the request tells the server; the toy ring takes
+    // one product.
+    let (route, ctx) = if small {
+        let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
+        let ctx = Context::builder()
             .ring_degree(2048)
             .plaintext_field::<Fr>()
-            .ciphertext_bits(required_ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size))
+            .ciphertext_bits(bits)
             .allow_insecure(true)
-            .build()?
+            .build()?;
+        (Route::OneProduct, ctx)
     } else {
-        fft_context::<Fr>(size)?
+        let route = Route::fastest_for(size);
+        (route, route.context::<Fr>(size)?)
     };
-    let fft = Fft::<Fr>::new(&ctx, size, Direction::Forward, &FftOptions::default())?;
+    let fft = transform(route, &ctx, size)?;
     let sk = SecKey::generate(&ctx)?;
     let pk = PubKey::generate(&sk)?;
     let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -143,7 +148,7 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
     let public = |name: &str| dir.join("public").join(name);
     write(
         public("request.txt"),
-        format!("{size} forward {}\n", inputs.len()).as_bytes(),
+        format!("{size} forward {} {}\n", inputs.len(), route_name(route)).as_bytes(),
     )?;
     let files = [
         ("context.bin", ctx.to_bytes()?),
@@ -165,7 +170,9 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
     let plain: String = x.iter().map(|v| format!("{v}\n")).collect();
     write(dir.join("owner").join("input.txt"), plain.as_bytes())?;
     println!(
-        "owner: n = {size}, N = {}, ~{:.0}-bit security; keys, encryption and files in {:.2} s",
+        "owner: n = {size}, {} route, N = {}, ~{:.0}-bit security; keys, encryption and files \
+         in {:.2} s",
+        route_name(route),
         ctx.ring_degree(),
         ctx.security_bits(),
         start.elapsed().as_secs_f64()
@@ -173,12 +180,43 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
     Ok(true)
 }
 
-/// The request: size and number of input ciphertexts.
-fn request(dir: &Path) -> Result<(usize, usize), BoxError> {
+/// The forward FFT of `size` points by `route` on `ctx`.
+fn transform(route: Route, ctx: &Context, size: usize) -> Result<FftRoute<Fr>, BoxError> {
+    let domain = Radix2EvaluationDomain::<Fr>::new(size)
+        .filter(|d| d.size() == size)
+        .ok_or("no FFT domain of this size")?;
+    Ok(FftRoute::new(
+        route,
+        ctx,
+        &domain,
+        Direction::Forward,
+        &FftOptions::default(),
+    )?)
+}
+
+const ROUTES: [(Route, &str); 3] = [
+    (Route::OneProduct, "one-product"),
+    (Route::TwoStages, "two-stages"),
+    (Route::FourSteps, "four-steps"),
+];
+
+fn route_name(route: Route) -> &'static str {
+    ROUTES
+        .iter()
+        .find(|(r, _)| *r == route)
+        .map_or("one-product", |(_, name)| name)
+}
+
+/// The request: size, number of input ciphertexts, and route.
+fn request(dir: &Path) -> Result<(usize, usize, Route), BoxError> {
     let text = String::from_utf8(read(dir.join("public").join("request.txt"))?)?;
     let fields: Vec<&str> = text.split_whitespace().collect();
+    let route = |name: &str| ROUTES.iter().find(|(_, n)| *n == name).map(|(r, _)| *r);
     match fields.as_slice() {
-        [size, "forward", count] => Ok((size.parse()?, count.parse()?)),
+        [size, "forward", count, name] => match route(name) {
+            Some(r) => Ok((size.parse()?, count.parse()?, r)),
+            None => Err(format!("unknown route {name:?} in request.txt").into()),
+        },
         _ => Err(format!("malformed request.txt: {text:?}").into()),
     }
 }
@@ -195,7 +233,7 @@ fn read_context(dir: &Path, side: &str) -> Result<Context, BoxError> {
 fn server(dir: &Path) -> Result<bool, BoxError> {
     helib_rs::retain_freed_memory()?;
     let public = |name: &str| dir.join("public").join(name);
-    let (size, count) = request(dir)?;
+    let (size, count, route) = request(dir)?;
     let load = Instant::now();
     let ctx = read_context(dir, "public")?;
     let pk = PubKey::from_bytes(&ctx, &read(public("pubkey.bin"))?)?;
@@ -211,22 +249,23 @@ fn server(dir: &Path) -> Result<bool, BoxError> {
     let load_s = load.elapsed().as_secs_f64();
 
     let run = Instant::now();
-    let fft = Fft::<Fr>::new(&ctx, size, Direction::Forward, &FftOptions::default())?;
+    let fft = transform(route, &ctx, size)?;
     let out = fft.apply(&gk, &cts)?;
     for (i, ct) in out.iter().enumerate() {
         write(public(&format!("output-{i}.ct")), &ct.to_bytes()?)?;
     }
     println!(
         "server: read and validated {} keys and {count} ciphertext(s) in {load_s:.2} s; \
-         FFT (with encoding its diagonals) and writing in {:.2} s",
+         FFT ({}, with encoding its diagonals) and writing in {:.2} s",
         gk.elements().len(),
+        route_name(route),
         run.elapsed().as_secs_f64()
     );
     Ok(true)
 }
 
 fn verify(dir: &Path) -> Result<bool, BoxError> {
-    let (size, count) = request(dir)?;
+    let (size, count, route) = request(dir)?;
     let ctx = read_context(dir, "owner")?;
     let sk = SecKey::from_bytes(&ctx, &read(dir.join("owner").join("secret.bin"))?)?;
     let pk = PubKey::from_bytes(&ctx, &read(dir.join("owner").join("pubkey.bin"))?)?;
@@ -245,7 +284,7 @@ fn verify(dir: &Path) -> Result<bool, BoxError> {
             )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;
-    let fft = Fft::<Fr>::new(&ctx, size, Direction::Forward, &FftOptions::default())?;
+    let fft = transform(route, &ctx, size)?;
     let y = fft.decrypt(&sk, &outs)?;
     let domain = Radix2EvaluationDomain::<Fr>::new(size).ok_or("no domain of this size")?;
     let ok = y == domain.fft(&x);

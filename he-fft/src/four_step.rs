@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
-    Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder, PubKey, Result,
-    SecKey,
+    BatchEncoder, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder,
+    PubKey, Result, SecKey,
 };
 use rayon::prelude::*;
 
@@ -18,28 +18,34 @@ use crate::{Direction, FftOptions, Layout, Progress, TwoStageFft};
 /// (each is a full-size encoding, 12 MiB at `N = 65536`) while keeping the products batched.
 const PRODUCTS_PER_BATCH: usize = 8;
 
+/// The most slot rows a vector may span: two per ciphertext, at most
+/// [`Layout::MAX_CIPHERTEXTS`] ciphertexts.
+const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
+
 /// An exact encrypted FFT (or inverse) of a size `n` larger than a slot row holds, as Bailey's
-/// four-step FFT over `c = n / R` ciphertexts of one row of `R` values each (`R = N/2` by
-/// default): with input index `j = r + R rho` (ciphertext `rho`, slot `r`) and output index
-/// `k = k1 + c k2`,
+/// four-step FFT over `c = n / R` slot rows of `R` values each (`R = N/2` by default), two
+/// rows per ciphertext: with input index `j = r + R rho` (row `rho`, slot `r`) and output
+/// index `k = k1 + c k2`,
 ///
 /// ```text
 /// y[k1 + c k2] = sum_r w_R^(r k2) * ( sum_rho w^((r + R rho) k1) x[r + R rho] )
 /// ```
 ///
-/// 1. across ciphertexts, with the twiddles folded in: output ciphertext `k1` is the sum of
-///    the `c` inputs times plaintexts (`c^2` slot-wise products, no rotation), one level;
-/// 2. within each ciphertext, a size-`R` FFT of its row ([`TwoStageFft`], two levels).
+/// 1. across rows, with the twiddles folded in: output row `k1` is the sum of the `c` input
+///    rows times plaintext rows (`c^2 / 2` slot-wise products of ciphertexts, the other half
+///    of the rows reached by one row swap per input ciphertext), one level;
+/// 2. within each ciphertext, a size-`R` FFT of each of its two rows
+///    ([`TwoStageFft`], two levels; the rows share the rotations).
 ///
 /// Three levels in all; [`four_step_fft_context`](crate::four_step_fft_context) sizes the
-/// modulus (for BN254, `N = 65536`, `R = 32768`). The `c` row FFTs are independent, so they
-/// run in parallel, and their cost grows linearly in `n`: the first step's `c^2` products
-/// stay small next to them up to `c = 64` (`n = 2^21` at `N = 65536`), the most
-/// ciphertexts a vector may span ([`Layout::MAX_CIPHERTEXTS`]).
+/// modulus (for BN254, `N = 65536`, `R = 32768`). The `c / 2` ciphertexts' row FFTs are
+/// independent, so they run in parallel, and their cost grows linearly in `n`; the first
+/// step's products grow as `c^2` but stay the smaller part up to `c = 128` (`n = 2^22` at
+/// `N = 65536`, 64 ciphertexts: [`Layout::MAX_CIPHERTEXTS`]).
 ///
 /// [`encrypt`](Self::encrypt) takes and [`decrypt`](Self::decrypt) gives the natural order;
-/// between them, ciphertext `k1` holds the outputs `k1 + c k2` (in the order of its row
-/// FFT's output layout). Cosets work as for the other routes.
+/// between them, row `k1` (row `k1 mod 2` of ciphertext `k1 / 2`) holds the outputs
+/// `k1 + c k2` (in the order of its row FFT's output). Cosets work as for the other routes.
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -48,13 +54,13 @@ const PRODUCTS_PER_BATCH: usize = 8;
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
-/// // A toy ring (insecure, for the example's speed): rows of 8 slots, four ciphertexts.
+/// // A toy ring (insecure, for the example's speed): four rows of 8 slots, two ciphertexts.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, 32))
 ///     .allow_insecure(true).build()?;
 /// let domain = Radix2EvaluationDomain::<Fr>::new(32).unwrap();
 /// let fft = FourStepFft::with_rows(&ctx, &domain, 8, Direction::Forward, &FftOptions::default())?;
-/// assert_eq!(fft.num_ciphertexts(), 4);
+/// assert_eq!((fft.num_rows(), fft.num_ciphertexts()), (4, 2));
 /// let sk = SecKey::generate(&ctx)?;
 /// let pk = PubKey::generate(&sk)?;
 /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -77,14 +83,15 @@ pub struct FourStepFft<F: FftField + PrimeField> {
     output_factor: F,
     /// Inverse: `1/c` (the row FFT has `1/R`); forward: 1.
     scale: F,
+    /// Transforms each of a ciphertext's two rows on its own.
     row_fft: TwoStageFft<F>,
-    /// The first step's plaintexts, at the top level in the row FFT's input layout.
+    /// Row pairs into plaintexts (the inputs and the first step's), at the top level.
     encoder: PeriodicEncoder<F>,
 }
 
 impl<F: FftField + PrimeField> FourStepFft<F> {
     /// The transform on `domain` (the subgroup or a coset) with rows of `N/2` values: for
-    /// `n > N/2`, from `n = N` up to `64 N/2`.
+    /// `n > N/2`, from `n = N` up to `128 N/2`.
     pub fn on_domain(
         ctx: &Context,
         domain: &Radix2EvaluationDomain<F>,
@@ -105,7 +112,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     }
 
     /// The transform with rows of `row` values (`4 <= row <= N/2`, a power of two, and
-    /// `2 <= n / row <= 64`): smaller rows for tests and small rings.
+    /// `2 <= n / row <= 128`): smaller rows for tests and small rings.
     pub fn with_rows(
         ctx: &Context,
         domain: &Radix2EvaluationDomain<F>,
@@ -121,10 +128,9 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             )));
         }
         let c = n / row;
-        if n % row != 0 || !(2..=Layout::MAX_CIPHERTEXTS).contains(&c) {
+        if n % row != 0 || !(2..=MAX_ROWS).contains(&c) {
             return Err(Error::InvalidArgument(format!(
-                "a four-step FFT spans 2 to {} rows of {row} values, but n = {n} makes {}",
-                Layout::MAX_CIPHERTEXTS,
+                "a four-step FFT spans 2 to {MAX_ROWS} rows of {row} values, but n = {n} makes {}",
                 n as f64 / row as f64
             )));
         }
@@ -156,7 +162,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                 )
             }
         };
-        let row_fft = TwoStageFft::on_domain(ctx, &row_domain, direction, options)?;
+        let row_fft = TwoStageFft::for_row_pairs(ctx, &row_domain, direction, options)?;
         let encoder = PeriodicEncoder::new(ctx, row_fft.input_layout().row_period(), None)?;
         Ok(FourStepFft {
             ctx: ctx.clone(),
@@ -191,12 +197,17 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         self.row_fft.len()
     }
 
-    /// The ciphertexts a vector spans, `c = n / R`.
-    pub fn num_ciphertexts(&self) -> usize {
+    /// The slot rows a vector spans, `c = n / R`.
+    pub fn num_rows(&self) -> usize {
         self.n / self.row_len()
     }
 
-    /// The size-`R` FFT each ciphertext goes through in the second step.
+    /// The ciphertexts a vector spans, `c / 2`.
+    pub fn num_ciphertexts(&self) -> usize {
+        self.num_rows() / 2
+    }
+
+    /// The size-`R` FFT each ciphertext's rows go through in the second step.
     pub fn row_fft(&self) -> &TwoStageFft<F> {
         &self.row_fft
     }
@@ -206,13 +217,14 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         1 + self.row_fft.levels()
     }
 
-    /// The Galois keys [`apply`](Self::apply) needs (the row FFT's), and no others.
+    /// The Galois keys [`apply`](Self::apply) needs (the row FFT's and the row swap), and no
+    /// others.
     pub fn galois_steps(&self) -> GaloisSteps {
-        self.row_fft.galois_steps()
+        self.row_fft.galois_steps().row_swap()
     }
 
     /// Steps [`apply`](Self::apply) reports in all: per ciphertext, its first-step sum and its
-    /// row FFT's giant steps.
+    /// row FFTs' giant steps.
     pub fn progress_total(&self) -> usize {
         self.num_ciphertexts() * (1 + self.row_fft.progress_total())
     }
@@ -222,23 +234,24 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         &self.ctx
     }
 
-    /// Encrypts `x` (exactly `n` values, natural order): ciphertext `rho` holds
-    /// `x[R rho .. R (rho + 1)]`.
+    /// Encrypts `x` (exactly `n` values, natural order): row `rho` holds
+    /// `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`.
     pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.rows_of(x)?
-            .map(|row| Ok(self.row_fft.encrypt(pk, row)?.remove(0)))
+        self.row_pairs(x)?
+            .map(|poly| pk.encrypt_poly(&poly?))
             .collect()
     }
 
     /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
     /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
     pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.rows_of(x)?
-            .map(|row| Ok(self.row_fft.encrypt_to_bytes(sk, row)?.remove(0)))
+        self.row_pairs(x)?
+            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
             .collect()
     }
 
-    fn rows_of<'a>(&self, x: &'a [F]) -> Result<std::slice::Chunks<'a, F>> {
+    /// The plaintext polynomial of each ciphertext of `x`.
+    fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
         if x.len() != self.n {
             return Err(Error::InvalidLength(format!(
                 "this transform takes {} values, got {}",
@@ -246,18 +259,26 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                 x.len()
             )));
         }
-        Ok(x.chunks(self.row_len()))
+        let row = self.row_len();
+        Ok(x.chunks(2 * row)
+            .map(move |pair| self.encoder.encode_poly(&pair[..row], &pair[row..])))
     }
 
     /// Decrypts a result into natural order.
     pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        let c = self.num_ciphertexts();
         self.check_count(cts)?;
+        let (c, row, half) = (self.num_rows(), self.row_len(), self.ctx.ring_degree() / 2);
+        let slots = BatchEncoder::<F>::for_context(&self.ctx)?;
         let mut y = vec![F::zero(); self.n];
-        for (k1, ct) in cts.iter().enumerate() {
-            let row = self.row_fft.decrypt(sk, std::slice::from_ref(ct))?;
-            for (k2, v) in row.into_iter().enumerate() {
-                y[k1 + c * k2] = v;
+        for (i, ct) in cts.iter().enumerate() {
+            let decoded = sk.decrypt_slots(&slots, ct)?;
+            for (k1, start) in [(2 * i, 0), (2 * i + 1, half)] {
+                let values = self
+                    .row_fft
+                    .natural_order(decoded[start..start + row].to_vec());
+                for (k2, v) in values.into_iter().enumerate() {
+                    y[k1 + c * k2] = v;
+                }
             }
         }
         Ok(y)
@@ -275,8 +296,8 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         Ok(())
     }
 
-    /// The transform of the encrypted vector (ciphertext `k1` of the result holding the
-    /// outputs `k1 + c k2`, which [`decrypt`](Self::decrypt) puts in order).
+    /// The transform of the encrypted vector (row `k1` of the result holding the outputs
+    /// `k1 + c k2`, which [`decrypt`](Self::decrypt) puts in order).
     ///
     /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
     /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
@@ -297,15 +318,24 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         let total = self.progress_total();
         let done = AtomicUsize::new(0);
         let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-        let inputs: Vec<&Ctxt> = x.iter().collect();
-        // One task per output ciphertext: its sum across the inputs, then its row FFT.
+        // Each input with its rows swapped: the other row of every pair within reach.
+        let swapped: Vec<Ctxt> = x
+            .par_iter()
+            .map(|ct| {
+                let mut s = ct.try_clone()?;
+                s.swap_rows(gk)?;
+                Ok(s)
+            })
+            .collect::<Result<_>>()?;
+        let inputs: Vec<&Ctxt> = x.iter().chain(&swapped).collect();
+        // One task per output ciphertext: its sum across the inputs, then its row FFTs.
         let y: Vec<Ctxt> = (0..self.num_ciphertexts())
             .into_par_iter()
-            .map(|k1| {
-                let sum = self.across(&inputs, k1)?;
+            .map(|out| {
+                let sum = self.across(&inputs, out)?;
                 tick();
-                let out = self.row_fft.run_stages(gk, &[sum], &|_, _| tick())?;
-                out.into_iter()
+                let fft = self.row_fft.run_stages(gk, &[sum], &|_, _| tick())?;
+                fft.into_iter()
                     .next()
                     .ok_or_else(|| Error::Internal("a row FFT returned no ciphertext".into()))
             })
@@ -325,37 +355,49 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         Ok(y)
     }
 
-    /// Step 1 for output ciphertext `k1`: `sum_rho x_rho * t_rho`, with slot `r` of the
-    /// plaintext `t_rho` holding `s a^k1 (b u^k1)^(r + R rho)` (see the fields).
-    fn across(&self, inputs: &[&Ctxt], k1: usize) -> Result<Ctxt> {
-        let row = self.row_len();
-        let layout = self.row_fft.input_layout();
-        let ratio = self.input_factor * self.root.pow([k1 as u64]);
-        let first = self.scale * self.output_factor.pow([k1 as u64]);
+    /// Step 1 for output ciphertext `out` (rows `2 out`, `2 out + 1`), from the inputs and then
+    /// their row-swapped copies (`inputs`): `sum_rho x_rho * t(rho, k1)` in each row `k1`.
+    fn across(&self, inputs: &[&Ctxt], out: usize) -> Result<Ctxt> {
+        let cts = inputs.len() / 2;
         let mut sum: Option<Ctxt> = None;
-        for (batch, cts) in inputs.chunks(PRODUCTS_PER_BATCH).enumerate() {
-            let start = batch * PRODUCTS_PER_BATCH * row;
-            let mut t = first * ratio.pow([start as u64]);
-            let pts: Vec<EncodedPtxt> = (0..cts.len())
-                .map(|_| {
-                    let values: Vec<F> = (0..row)
-                        .map(|_| {
-                            let v = t;
-                            t *= ratio;
-                            v
-                        })
-                        .collect();
-                    let [r0, r1] = layout.pack(&values)?.swap_remove(0);
-                    self.encoder.encode(&r0, &r1)
+        let terms: Vec<usize> = (0..inputs.len()).collect();
+        for batch in terms.chunks(PRODUCTS_PER_BATCH) {
+            let pts: Vec<EncodedPtxt> = batch
+                .iter()
+                .map(|&t| {
+                    // Input ciphertext i holds rows 2i and 2i + 1; its swapped copy the reverse.
+                    let (i, swapped) = (t % cts, t >= cts);
+                    let rho = |slot_row: usize| 2 * i + (slot_row ^ usize::from(swapped));
+                    let row0 = self.plaintext_row(rho(0), 2 * out);
+                    let row1 = self.plaintext_row(rho(1), 2 * out + 1);
+                    self.encoder.encode(&row0, &row1)
                 })
                 .collect::<Result<_>>()?;
-            let part = Ctxt::inner_product(cts, &pts.iter().collect::<Vec<_>>())?;
+            let cts: Vec<&Ctxt> = batch.iter().map(|&t| inputs[t]).collect();
+            let part = Ctxt::inner_product(&cts, &pts.iter().collect::<Vec<_>>())?;
             match &mut sum {
                 Some(s) => s.add_assign(&part)?,
                 none => *none = Some(part),
             }
         }
         sum.ok_or_else(|| Error::Internal("a four-step FFT with no input ciphertext".into()))
+    }
+
+    /// The plaintext row input row `rho` is multiplied by for output row `k1`: slot `r`
+    /// holds `s a^k1 (b u^k1)^(r + R rho)` (`s`, `a`, `b`, `u` the scale, output and input
+    /// factors and root).
+    fn plaintext_row(&self, rho: usize, k1: usize) -> Vec<F> {
+        let row = self.row_len();
+        let ratio = self.input_factor * self.root.pow([k1 as u64]);
+        let mut t =
+            self.scale * self.output_factor.pow([k1 as u64]) * ratio.pow([(row * rho) as u64]);
+        (0..row)
+            .map(|_| {
+                let v = t;
+                t *= ratio;
+                v
+            })
+            .collect()
     }
 }
 

@@ -90,22 +90,22 @@ pub fn two_stage_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
 }
 
 /// Ciphertext-modulus bits for a [`FourStepFft`](crate::FourStepFft) of size `n`: its first
-/// step as a one-level transform of up to 64 terms (the most ciphertexts it spans), then its
+/// step as a one-level transform of up to 128 terms (the most slot rows it spans), then its
 /// row FFT's two stages, each from the natural level the previous step's output is switched
 /// down to (as the second stage of [`two_stage_ciphertext_bits`], with rows of `N/2`).
 pub fn four_step_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let row = (ring_degree / 2).clamp(2, n.max(2));
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + row.ilog2() + 10);
-    required_ciphertext_bits(ring_degree, p_bits, crate::Layout::MAX_CIPHERTEXTS)
+    required_ciphertext_bits(ring_degree, p_bits, 2 * crate::Layout::MAX_CIPHERTEXTS)
         .saturating_add(stage.saturating_mul(2))
 }
 
 /// A >= 128-bit secure context for a [`FourStepFft`](crate::FourStepFft) of size `n`: the
-/// smallest ring from twice [`FFT_RING_DEGREE`] up on which `n` spans at most 64 rows of
-/// `N/2`, with the modulus of [`four_step_ciphertext_bits`]. For BN254 that is `N = 65536`
-/// (rows of 32768) from `n = 65536` to `n = 2^21`. Smaller `n` fit one row: an error names
-/// [`two_stage_fft_context`] instead.
+/// smallest ring from twice [`FFT_RING_DEGREE`] up on which `n` spans at most 128 rows of
+/// `N/2` (64 ciphertexts), with the modulus of [`four_step_ciphertext_bits`]. For BN254 that
+/// is `N = 65536` (rows of 32768) from `n = 65536` to `n = 2^22`. Smaller `n` fit one row: an
+/// error names [`two_stage_fft_context`] instead.
 ///
 /// ```
 /// let ctx = he_fft::four_step_fft_context::<ark_bn254::Fr>(1 << 20)?;
@@ -113,7 +113,7 @@ pub fn four_step_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn four_step_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
-    let ring = (n / crate::Layout::MAX_CIPHERTEXTS * 2).max(2 * FFT_RING_DEGREE);
+    let ring = (n / crate::Layout::MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
     if !n.is_power_of_two() || n < ring {
         return Err(Error::InvalidArgument(format!(
             "a four-step FFT's size must be a power of two of at least {ring} here, got {n} \

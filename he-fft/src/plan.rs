@@ -53,6 +53,16 @@ impl DiagonalSet {
     }
 }
 
+/// What the two slot rows of a replicated layout hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rows {
+    /// The same vector, so a dense set of diagonals splits between them.
+    Shared,
+    /// Two vectors (identical-rows flavour, each row its own): the matrix acts on each row
+    /// alone, both rows doing all the diagonals.
+    Independent,
+}
+
 /// One block product: rows of the output ciphertext `output` receive the `d x d` blocks of
 /// the matrix times the rows of input ciphertext `input` (its rows swapped if `swapped`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,20 +117,28 @@ pub struct TransformPlan {
 impl TransformPlan {
     /// The plan for an `n x n` matrix on `ctx`'s slots.
     pub fn new(ctx: &Context, n: usize, options: &PlanOptions) -> Result<Self> {
-        Self::with_diagonals(ctx, n, DiagonalSet::all(n), options)
+        Self::with_diagonals(ctx, n, DiagonalSet::all(n), options, Rows::Shared)
     }
 
     /// The plan for an `n x n` matrix whose nonzero diagonals all lie in `set`. Other sets
     /// than all diagonals need a replicated layout (`n <= N/2`); the rows split the work
     /// (as for a dense matrix) when the set's second half starts at `n/2`, and otherwise both
-    /// rows do all of it, the input's row flavour passing through.
+    /// rows do all of it, the input's row flavour passing through. With [`Rows::Independent`]
+    /// both rows always do all of it, each on its own vector.
     pub(crate) fn with_diagonals(
         ctx: &Context,
         n: usize,
         set: DiagonalSet,
         options: &PlanOptions,
+        rows: Rows,
     ) -> Result<Self> {
         let layout = Layout::new(n, ctx.ring_degree())?;
+        if rows == Rows::Independent && (!layout.is_replicated() || options.half_rotated_input) {
+            return Err(Error::Internal(format!(
+                "independent rows need a vector of at most N/2 values in identical-rows \
+                 flavour (n = {n})"
+            )));
+        }
         let dense = set == DiagonalSet::all(n);
         if !dense && !layout.is_replicated() {
             return Err(Error::InvalidArgument(format!(
@@ -137,7 +155,8 @@ impl TransformPlan {
             )));
         }
         let d = layout.row_period();
-        let two_rows = layout.is_replicated() && n >= 2 && set.stride * set.count == n;
+        let two_rows =
+            rows == Rows::Shared && layout.is_replicated() && n >= 2 && set.stride * set.count == n;
         let h = n / 2;
         let (input, output, finish, shifts) = if !two_rows {
             let flavour = if options.half_rotated_input {

@@ -28,8 +28,8 @@ pub enum Route {
     OneProduct,
     /// [`TwoStageFft`]: two sparse products in one slot row (`n <= N/2`), two levels.
     TwoStages,
-    /// [`FourStepFft`]: across `n / (N/2)` ciphertexts, then a two-stage FFT within each,
-    /// three levels.
+    /// [`FourStepFft`]: across `n / (N/2)` slot rows (two per ciphertext), then a two-stage
+    /// FFT of each row, three levels.
     FourSteps,
 }
 
@@ -104,7 +104,7 @@ pub enum FftRoute<F: FftField + PrimeField> {
     OneProduct(Box<Fft<F>>),
     /// Two sparse products, two levels.
     TwoStages(Box<TwoStageFft<F>>),
-    /// Across ciphertexts, then two stages within each; three levels.
+    /// Across slot rows, then two stages within each; three levels.
     FourSteps(Box<FourStepFft<F>>),
 }
 

@@ -7,7 +7,7 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
 use crate::fft::{powers_of, subgroup};
-use crate::plan::DiagonalSet;
+use crate::plan::{DiagonalSet, Rows};
 use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
 
 /// An exact encrypted FFT (or inverse) of size `n` as one radix-`sqrt(n)` Cooley-Tukey step:
@@ -141,6 +141,38 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         transposed: Transposed,
         options: &FftOptions,
     ) -> Result<Self> {
+        Self::build(ctx, domain, direction, transposed, options, Rows::Shared)
+    }
+
+    /// The transform of each slot row on its own: a ciphertext whose two rows hold two
+    /// vectors of `n = N/2` values (identical-rows flavour) comes out with both transformed.
+    /// No row splits the work, so every product serves data.
+    pub(crate) fn for_row_pairs(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        let mut options = options.clone();
+        options.plan.half_rotated_input = false;
+        Self::build(
+            ctx,
+            domain,
+            direction,
+            Transposed::Output,
+            &options,
+            Rows::Independent,
+        )
+    }
+
+    fn build(
+        ctx: &Context,
+        domain: &Radix2EvaluationDomain<F>,
+        direction: Direction,
+        transposed: Transposed,
+        options: &FftOptions,
+        rows: Rows,
+    ) -> Result<Self> {
         let n = domain.size();
         if n < 4 || n > ctx.ring_degree() / 2 {
             return Err(Error::InvalidArgument(format!(
@@ -164,10 +196,10 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
             Transposed::Output => [strided, block],
             Transposed::Input => [block, strided],
         };
-        let first = TransformPlan::with_diagonals(ctx, n, sets[0], &options.plan)?;
+        let first = TransformPlan::with_diagonals(ctx, n, sets[0], &options.plan, rows)?;
         let mut second_options = options.plan.clone();
         second_options.half_rotated_input = first.output_layout().is_half_rotated();
-        let second = TransformPlan::with_diagonals(ctx, n, sets[1], &second_options)?;
+        let second = TransformPlan::with_diagonals(ctx, n, sets[1], &second_options, rows)?;
         let [m1, m2] = stage_matrices(domain, direction, n1, transposed)?;
         let e1 = EncodedTransform::new(ctx, &first, m1, options.cache)?;
         let e2 = EncodedTransform::new(ctx, &second, m2, options.cache)?;
@@ -293,8 +325,13 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// Decrypts a result into natural order: the `n` values of `domain.fft(x)` (or `ifft`).
     pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
         let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, cts)?;
+        Ok(self.natural_order(slots))
+    }
+
+    /// The `n` output slots of a row in natural order.
+    pub(crate) fn natural_order(&self, slots: Vec<F>) -> Vec<F> {
         if self.transposed == Transposed::Input {
-            return Ok(slots);
+            return slots;
         }
         let (n1, n2) = self.split();
         // Slot k1 + n1 k2 holds y[k2 + n2 k1].
@@ -302,7 +339,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         for (t, v) in slots.into_iter().enumerate() {
             y[t / n1 + n2 * (t % n1)] = v;
         }
-        Ok(y)
+        y
     }
 
     /// The transform of the encrypted vector (with the order [`decrypt`] undoes).
