@@ -26,8 +26,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, four_step_fft_context, quotient_context,
-    two_stage_fft_context, Direction, Fft, FftOptions, FourStepFft, Quotient, TwoStageFft,
+    coset_change_context, fft_context, quotient_context, Direction, Fft, FftOptions, FftRoute,
+    Quotient, Route,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -165,35 +165,27 @@ fn quotient(c: &mut Criterion) {
 
 /// The two-stage FFT (`TwoStageFft::apply`) on its own N = 65536 context.
 fn two_stage(c: &mut Criterion) {
-    let pool = pool();
     let sizes = parse_sizes("TWO_STAGE_BENCH_SIZES").unwrap_or_else(|| vec![4096, 32768]);
-    let mut group = slow_group(c, "he_two_stage_fft");
-    for n in sizes {
-        let (fft, gk, ct) = pool.install(|| {
-            let ctx = two_stage_fft_context::<Fr>(n).expect("context");
-            let options = FftOptions::default();
-            let fft = TwoStageFft::<Fr>::new(&ctx, n, Direction::Forward, &options).expect("plan");
-            let (gk, ct) = keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
-            (fft, gk, ct)
-        });
-        group.throughput(Throughput::Elements(n as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| pool.install(|| fft.apply(&gk, &ct).expect("transform")))
-        });
-    }
-    group.finish();
+    route_group(c, "he_two_stage_fft", Route::TwoStages, sizes);
 }
 
 /// The four-step FFT (`FourStepFft::apply`) on its own N = 65536 context.
 fn four_step(c: &mut Criterion) {
-    let pool = pool();
     let sizes = parse_sizes("FOUR_STEP_BENCH_SIZES").unwrap_or_else(|| vec![65536]);
-    let mut group = slow_group(c, "he_four_step_fft");
+    route_group(c, "he_four_step_fft", Route::FourSteps, sizes);
+}
+
+/// The forward FFT by `route` on the route's own context, per size.
+fn route_group(c: &mut Criterion, name: &str, route: Route, sizes: Vec<usize>) {
+    let pool = pool();
+    let mut group = slow_group(c, name);
     for n in sizes {
         let (fft, gk, ct) = pool.install(|| {
-            let ctx = four_step_fft_context::<Fr>(n).expect("context");
+            let ctx = route.context::<Fr>(n).expect("context");
+            let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
             let options = FftOptions::default();
-            let fft = FourStepFft::<Fr>::new(&ctx, n, Direction::Forward, &options).expect("plan");
+            let fft =
+                FftRoute::new(route, &ctx, &domain, Direction::Forward, &options).expect("plan");
             let (gk, ct) = keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
             (fft, gk, ct)
         });
