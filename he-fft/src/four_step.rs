@@ -318,8 +318,27 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         let total = self.progress_total();
         let done = AtomicUsize::new(0);
         let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        // One inner product takes ciphertexts of one level: inputs above the lowest one are
+        // switched down to it (copies only of those).
+        let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+        let lowered: Vec<Option<Ctxt>> = x
+            .par_iter()
+            .map(|ct| {
+                if ct.level() == level {
+                    return Ok(None);
+                }
+                let mut low = ct.try_clone()?;
+                low.mod_switch_to(level)?;
+                Ok(Some(low))
+            })
+            .collect::<Result<_>>()?;
+        let aligned: Vec<&Ctxt> = x
+            .iter()
+            .zip(&lowered)
+            .map(|(ct, low)| low.as_ref().unwrap_or(ct))
+            .collect();
         // Each input with its rows swapped: the other row of every pair within reach.
-        let swapped: Vec<Ctxt> = x
+        let swapped: Vec<Ctxt> = aligned
             .par_iter()
             .map(|ct| {
                 let mut s = ct.try_clone()?;
@@ -327,7 +346,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                 Ok(s)
             })
             .collect::<Result<_>>()?;
-        let inputs: Vec<&Ctxt> = x.iter().chain(&swapped).collect();
+        let inputs: Vec<&Ctxt> = aligned.into_iter().chain(&swapped).collect();
         // One task per output ciphertext: its sum across the inputs, then its row FFTs.
         let y: Vec<Ctxt> = (0..self.num_ciphertexts())
             .into_par_iter()

@@ -124,6 +124,27 @@ fn uploads_as_bytes_and_reports_progress() {
 }
 
 #[test]
+fn inputs_at_different_levels() {
+    let k = keys();
+    let n = 64;
+    let fft = FourStepFft::with_rows(
+        &k.ctx,
+        &subgroup(n),
+        8,
+        Direction::Inverse,
+        &FftOptions::default(),
+    )
+    .unwrap();
+    let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
+    let x = random_vector(n, 11);
+    let mut cts = fft.encrypt(&k.pk, &x).unwrap();
+    let top = cts[0].level();
+    cts[1].mod_switch_to(top - 2).unwrap();
+    let y = fft.apply(&gk, &cts).unwrap();
+    assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), subgroup(n).ifft(&x));
+}
+
+#[test]
 fn the_context_helper_sizes_rows_of_half_the_ring() {
     for (n, ring) in [(1 << 16, 65536), (1 << 22, 65536), (1 << 23, 131072)] {
         let ctx = four_step_fft_context::<Fr>(n).unwrap();
