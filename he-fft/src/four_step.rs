@@ -40,8 +40,8 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// Three levels in all; [`four_step_fft_context`](crate::four_step_fft_context) sizes the
 /// modulus (for BN254, `N = 65536`, `R = 32768`). The `c / 2` ciphertexts' row FFTs are
 /// independent, so they run in parallel, and their cost grows linearly in `n`; the first
-/// step's products and encodings grow as `c^2`, so from `n = 2^20` on doubling `n` costs
-/// 2.2-2.5 times as much. At most `c = 128` (`n = 2^22` at `N = 65536`, 64 ciphertexts:
+/// step's products and plaintexts grow as `c^2`, so from `n = 2^20` on doubling `n` costs
+/// 2.2-2.3 times as much. At most `c = 128` (`n = 2^22` at `N = 65536`, 64 ciphertexts:
 /// [`Layout::MAX_CIPHERTEXTS`]).
 ///
 /// [`encrypt`](Self::encrypt) takes and [`decrypt`](Self::decrypt) gives the natural order;
