@@ -21,13 +21,15 @@
 //! (3.4 s instead of 146 s at `n = 32768` on two cores). [`FourStepFft`] goes past one
 //! ciphertext: a vector of `c` slot rows goes through `c^2 / 2` slot-wise products across the
 //! ciphertexts, then a two-stage FFT of each row (`n = 2^20` in 45 s on two cores).
-//! [`FftRoute::fastest`] picks the fastest [`Route`] for a size and builds its context. [`Quotient`] chains them into a
-//! prover's whole quotient computation (Groth16's witness map: `h = (A B - C) / Z_H` from the
-//! evaluations of `A`, `B`, `C`), three levels deep.
+//! [`FftRoute::fastest`] picks the fastest [`Route`] for a size and builds its context.
+//! [`Quotient`] chains one-product transforms into a prover's whole quotient computation
+//! (Groth16's witness map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`),
+//! three levels deep.
 //!
-//! # Route per size
+//! # Layouts of one product
 //!
-//! For ring degree `N` (slots: two rows of `N/2`), size `n`, row period `d`:
+//! For ring degree `N` (slots: two rows of `N/2`), size `n`, row period `d`, one
+//! [`TransformPlan`] lays the vector out as follows:
 //! - `n <= N/2`: the vector is replicated along both rows; one ciphertext; `d = n`.
 //!   Diagonals repeat with period `d`, so they encode as sparse polynomials with `2d`
 //!   coefficients ([`helib_rs::PeriodicEncoder`]): a size-`2d` transform each, `2d` words
@@ -41,8 +43,9 @@
 //! A circulant matrix ([`Matrix::circulant`]) on a replicated vector has diagonals that are
 //! constant on each slot row: they encode with period 1 (4 words per prime, no transform).
 //!
-//! Every route is one plaintext-multiplication level: `y = sum_g rot(g n1, sum_b diag'(g,b) *
-//! rot(b, x))` ([`TwoStageFft`] runs two of them).
+//! Every plan is one plaintext-multiplication level: `y = sum_g rot(g n1, sum_b diag'(g,b) *
+//! rot(b, x))` ([`TwoStageFft`] runs two of them; [`FourStepFft`] runs its products across
+//! ciphertexts, then two of them on each ciphertext's rows).
 //!
 //! # Example
 //!
