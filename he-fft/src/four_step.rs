@@ -316,6 +316,13 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     ) -> Result<Vec<Ctxt>> {
         self.check_count(x)?;
         self.row_fft.check_keys(gk)?;
+        if !gk.has_row_swap() {
+            return Err(Error::MissingKey(
+                "no Galois key for the row swap, which the four-step FFT's first step needs \
+                 (generate the keys of FourStepFft::galois_steps)"
+                    .into(),
+            ));
+        }
         let total = self.progress_total();
         let done = AtomicUsize::new(0);
         let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);

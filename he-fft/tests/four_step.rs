@@ -191,6 +191,11 @@ fn errors_are_clear() {
         Err(Error::MissingKey(m)) => assert!(m.contains("rotation by"), "{m}"),
         other => panic!("{other:?}"),
     }
+    let no_swap = GaloisKeys::generate(&k.sk, &fft.row_fft().galois_steps()).unwrap();
+    match fft.apply(&no_swap, &x) {
+        Err(Error::MissingKey(m)) => assert!(m.contains("row swap"), "{m}"),
+        other => panic!("{other:?}"),
+    }
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
     match fft.apply(&gk, &x[..1]) {
         Err(Error::InvalidLength(m)) => assert!(m.contains("spans 2 ciphertexts"), "{m}"),
