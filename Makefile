@@ -10,6 +10,8 @@
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
 #   make bench        criterion benchmarks
+#   make sanitize     the test suite on the engine built with ASan and UBSan (slow)
+#   make fuzz         fuzz the deserializers with libFuzzer (FUZZ_SECONDS=300; installs clang)
 #   make deps         only install the missing system packages (Debian/Ubuntu)
 
 CARGO ?= cargo
@@ -20,21 +22,23 @@ LOCKED := $(if $(CI),--locked,)
 DEB_PACKAGES := build-essential g++ pkg-config libntl-dev libgmp-dev libclang-dev
 # Root needs no sudo (CI containers often have none).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# A comma inside a $(call) argument.
+, := ,
 
-.PHONY: all deps fft arithmetic quotient run test lint bench clean help
+.PHONY: all deps fft arithmetic quotient run test lint bench sanitize fuzz clean help
 
 all: test
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
-deps:
+# Installs the missing Debian packages among $(1), or says what to install elsewhere.
+define install_missing
 	@if ! command -v dpkg >/dev/null 2>&1; then \
-	    echo "deps: not a Debian-based system; install a C++17 compiler, NTL, GMP and libclang"; \
-	    echo "      yourself (set NTL_DIR / GMP_DIR for non-standard prefixes)."; \
+	    echo "deps: not a Debian-based system; install $(2)"; \
 	else \
 	    missing=""; \
-	    for pkg in $(DEB_PACKAGES); do \
+	    for pkg in $(1); do \
 	        dpkg -s "$$pkg" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	    done; \
 	    if [ -n "$$missing" ]; then \
@@ -42,9 +46,13 @@ deps:
 	        $(SUDO) apt-get update && \
 	        $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	    else \
-	        echo "deps: system packages present ($(DEB_PACKAGES))"; \
+	        echo "deps: system packages present ($(1))"; \
 	    fi; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES),a C++17 compiler$(,) NTL$(,) GMP and libclang yourself (set NTL_DIR / GMP_DIR for non-standard prefixes))
 	@command -v $(CARGO) >/dev/null 2>&1 || { \
 	    echo "deps: cargo not found. Install Rust (1.86 or newer) with rustup:"; \
 	    echo "      curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"; \
@@ -79,6 +87,18 @@ lint: deps
 
 bench: deps
 	$(CARGO) bench $(LOCKED)
+
+# The engine built with AddressSanitizer and UndefinedBehaviorSanitizer (gcc), driven by the
+# Rust tests (SANITIZE_TESTS: cargo's selection, the whole workspace by default); any finding
+# aborts its test. Several times slower than make test, in its own target directory.
+SANITIZE_TESTS ?= --workspace
+sanitize: deps
+	HELIB_SANITIZE=address,undefined CARGO_TARGET_DIR=target/sanitize $(CARGO) test $(LOCKED) --release $(SANITIZE_TESTS)
+
+# Coverage-guided fuzzing of every deserializer (helib-fork/fuzz), FUZZ_SECONDS (default 300).
+fuzz: deps
+	$(call install_missing,clang,clang yourself (or set FUZZ_CXX))
+	helib-fork/fuzz/run.sh
 
 clean:
 	$(CARGO) clean

@@ -55,7 +55,7 @@ fn threads() -> usize {
 /// The pool the benchmarks run on (`FFT_BENCH_THREADS`), with freed buffers reused instead of
 /// page-faulted in again (see `retain_freed_memory`).
 fn pool() -> rayon::ThreadPool {
-    helib_rs::retain_freed_memory().expect("glibc allocator");
+    bigp_he::reuse_freed_memory();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads())
         .build()

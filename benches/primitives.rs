@@ -186,7 +186,7 @@ fn group(
 
 fn primitives(c: &mut Criterion) {
     // Freed buffers are reused instead of page-faulted in again (see `retain_freed_memory`).
-    helib_rs::retain_freed_memory().expect("glibc allocator");
+    bigp_he::reuse_freed_memory();
     let fixtures: Vec<Fixture> = CONFIGS
         .into_iter()
         .filter(|&(ring_degree, _)| selected(ring_degree))

@@ -143,7 +143,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<bool, BoxError> {
     // A long computation: reuse freed buffers instead of page-faulting fresh ones.
-    helib_rs::retain_freed_memory()?;
+    bigp_he::reuse_freed_memory();
     let x = match &args.input {
         Some(path) => read_vector(path)?,
         None => {

@@ -113,7 +113,7 @@ fn mib(bytes: usize) -> f64 {
 
 fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
     let start = Instant::now();
-    helib_rs::retain_freed_memory()?;
+    bigp_he::reuse_freed_memory();
     fs::create_dir_all(dir.join("public"))?;
     fs::create_dir_all(dir.join("owner"))?;
     // The fastest route for the size, which the request tells the server; the toy ring takes
@@ -231,7 +231,7 @@ fn read_context(dir: &Path, side: &str) -> Result<Context, BoxError> {
 }
 
 fn server(dir: &Path) -> Result<bool, BoxError> {
-    helib_rs::retain_freed_memory()?;
+    bigp_he::reuse_freed_memory();
     let public = |name: &str| dir.join("public").join(name);
     let (size, count, route) = request(dir)?;
     let load = Instant::now();

@@ -82,7 +82,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<bool, BoxError> {
     // A long computation: reuse freed buffers instead of page-faulting fresh ones.
-    helib_rs::retain_freed_memory()?;
+    bigp_he::reuse_freed_memory();
     let n = args.size;
     let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
     let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();

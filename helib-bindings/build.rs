@@ -25,6 +25,7 @@ fn main() {
 
     println!("cargo:rerun-if-env-changed=NTL_DIR");
     println!("cargo:rerun-if-env-changed=GMP_DIR");
+    println!("cargo:rerun-if-env-changed=HELIB_SANITIZE");
     // A directory entry makes cargo rescan its contents' mtimes, so new and edited files
     // are both noticed.
     println!("cargo:rerun-if-changed={}", fork_src.display());
@@ -44,12 +45,39 @@ fn main() {
 
     // Bindings first: a missing libclang is reported in seconds, not after the C++ build.
     generate_bindings(&header);
-    compile_engine(&fork_src, &fork_include, &ntl, &gmp);
-    link_system_libs(&ntl, &gmp);
+    let sanitizers = sanitizers();
+    compile_engine(&fork_src, &fork_include, &ntl, &gmp, &sanitizers);
+    link_system_libs(&ntl, &gmp, &sanitizers);
+}
+
+/// The sanitizers `HELIB_SANITIZE` asks for (`address`, `undefined`, or both, comma-separated),
+/// for checking the engine under the Rust tests (`make sanitize`). Empty when unset.
+fn sanitizers() -> Vec<String> {
+    let Some(value) = env::var_os("HELIB_SANITIZE") else {
+        return Vec::new();
+    };
+    let value = value.to_string_lossy().into_owned();
+    let list: Vec<String> = value
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if let Some(bad) = list.iter().find(|s| !matches!(s.as_str(), "address" | "undefined")) {
+        die(&format!(
+            "HELIB_SANITIZE={value}: unknown sanitizer `{bad}` (use address, undefined or both)"
+        ));
+    }
+    list
 }
 
 /// Compiles every `*.cpp` in helib-fork/src (a glob, so new engine files need no edit here).
-fn compile_engine(fork_src: &Path, fork_include: &Path, ntl: &SystemLib, gmp: &SystemLib) {
+fn compile_engine(
+    fork_src: &Path,
+    fork_include: &Path,
+    ntl: &SystemLib,
+    gmp: &SystemLib,
+    sanitizers: &[String],
+) {
     let sources = cpp_sources(fork_src);
     if sources.is_empty() {
         println!(
@@ -76,6 +104,14 @@ fn compile_engine(fork_src: &Path, fork_include: &Path, ntl: &SystemLib, gmp: &S
     for dir in [&ntl.include_dir, &gmp.include_dir].into_iter().flatten() {
         build.include(dir);
     }
+    if !sanitizers.is_empty() {
+        // Any finding stops the process, so a test run cannot pass over one.
+        build
+            .flag(format!("-fsanitize={}", sanitizers.join(",")))
+            .flag("-fno-sanitize-recover=all")
+            .flag("-fno-omit-frame-pointer")
+            .debug(true);
+    }
     for src in &sources {
         build.file(src);
     }
@@ -98,7 +134,12 @@ fn cpp_sources(dir: &Path) -> Vec<PathBuf> {
     sources
 }
 
-fn link_system_libs(ntl: &SystemLib, gmp: &SystemLib) {
+fn link_system_libs(ntl: &SystemLib, gmp: &SystemLib, sanitizers: &[String]) {
+    // The runtimes of the sanitized engine (the Rust code itself is not instrumented).
+    for s in sanitizers {
+        let lib = if s == "address" { "asan" } else { "ubsan" };
+        println!("cargo:rustc-link-lib=dylib={lib}");
+    }
     for dir in [&ntl.lib_dir, &gmp.lib_dir].into_iter().flatten() {
         println!("cargo:rustc-link-search=native={}", dir.display());
     }

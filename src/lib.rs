@@ -125,6 +125,16 @@ pub fn end_quietly_on_closed_stdout() {
     }
 }
 
+/// Asks the allocator to keep freed buffers for reuse ([`helib_rs::retain_freed_memory`]), so
+/// long computations and their timings skip the page faults of fresh memory. Best effort:
+/// where the allocator has no such control (not glibc, or a sanitizer's allocator), it says so
+/// on standard error and the program goes on.
+pub fn reuse_freed_memory() {
+    if let Err(e) = helib_rs::retain_freed_memory() {
+        eprintln!("note: {e}; freed memory goes back to the OS, so timings include page faults");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -203,8 +203,6 @@ helib_status helib_ctxt_mul_const(helib_ctxt *a, const uint64_t *k, size_t len);
 /* a <- a + poly, a <- a * poly (mod X^N + 1, mod p); poly as in helib_ctxt_encrypt. */
 helib_status helib_ctxt_add_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
 helib_status helib_ctxt_mul_poly(helib_ctxt *a, const uint64_t *coeffs, size_t num_coeffs);
-/* a <- a * b, relinearized with pk's relinearization key. Operands are first switched down
- * to the level where their noise is near the modulus-switching floor (HElib's rule). */
 /* a <- a * pt, a + pt, a - pt for an encoded plaintext. An encoding above the ciphertext's level
  * is used on its lower rows. Multiplying switches a ciphertext above the encoding's level down
  * to it; adding refuses that case, and needs a ciphertext whose plaintext factor is 1 (fresh, or
@@ -212,6 +210,8 @@ helib_status helib_ctxt_mul_poly(helib_ctxt *a, const uint64_t *coeffs, size_t n
 helib_status helib_ctxt_mul_ptxt(helib_ctxt *a, const helib_ptxt *pt);
 helib_status helib_ctxt_add_ptxt(helib_ctxt *a, const helib_ptxt *pt);
 helib_status helib_ctxt_sub_ptxt(helib_ctxt *a, const helib_ptxt *pt);
+/* a <- a * b, relinearized with pk's relinearization key. Operands are first switched down
+ * to the level where their noise is near the modulus-switching floor (HElib's rule). */
 helib_status helib_ctxt_mul(helib_ctxt *a, const helib_ctxt *b, const helib_pubkey *pk);
 helib_status helib_ctxt_square(helib_ctxt *a, const helib_pubkey *pk);
 /* BGV modulus switching: drop the top prime (or down to `level` primes). The decrypted
@@ -222,13 +222,13 @@ helib_status helib_ctxt_mod_switch_to(helib_ctxt *a, uint32_t level);
  * the noise budget is kept (to within a bit) and later operations cost fewer primes. */
 helib_status helib_ctxt_mod_switch_to_natural(helib_ctxt *a);
 
-/* a <- sigma_g(a), key-switched back to the secret key (g = 1: unchanged). A missing key is
- * HELIB_ERR_MISSING_KEY naming g. */
 /* *out = sum_i cts[i] * pts[i] (count >= 1). The ciphertexts share one context, key, level and
  * plaintext factor (as rotations of one ciphertext do); each plaintext is at that level or above. */
 helib_status helib_ctxt_inner_product(helib_ctxt **out, const helib_ctxt *const *cts,
                                       const helib_ptxt *const *pts, size_t count);
 
+/* a <- sigma_g(a), key-switched back to the secret key (g = 1: unchanged). A missing key is
+ * HELIB_ERR_MISSING_KEY naming g. */
 helib_status helib_ctxt_apply_galois(helib_ctxt *a, uint64_t g, const helib_galois_keys *gk);
 /* Hoisted: out[i] = sigma_{elements[i]}(a) for i < count, sharing one digit decomposition.
  * Either every out[i] is set (free each) or, on failure, none is. */

@@ -15,10 +15,15 @@ use crate::error::{check, Result};
 /// after large frees. Long-running servers usually want this; short tools may not care.
 ///
 /// Returns [`Error::InvalidArgument`](crate::Error::InvalidArgument) where the C library has
-/// no such control (not glibc).
+/// no such control (not glibc, or an allocator that replaces glibc's, such as
+/// AddressSanitizer's under `make sanitize`).
+///
+/// Treat it as a hint: a program runs the same without it, only slower.
 ///
 /// ```
-/// helib_rs::retain_freed_memory().expect("glibc");
+/// if let Err(e) = helib_rs::retain_freed_memory() {
+///     eprintln!("note: {e}; freed memory goes back to the OS");
+/// }
 /// ```
 pub fn retain_freed_memory() -> Result<()> {
     // SAFETY: takes no arguments and only adjusts allocator thresholds.

@@ -1,0 +1,274 @@
+// libFuzzer target for the C API's deserializers: the bytes a server receives from a data owner
+// (keys, ciphertexts, parameters) and the bytes the owner gets back are untrusted input. Every
+// input must either be refused with a status (never a crash, hang, leak or sanitizer finding)
+// or load into an object that then works: a loaded ciphertext decrypts and rotates, a loaded
+// key encrypts or rotates.
+//
+// The first byte picks the object kind, the rest is its serialized form. Run it with
+// `make fuzz` (which builds it with clang, address and undefined-behaviour sanitizers, seeds the
+// corpus with valid objects of every kind, and fuzzes for FUZZ_SECONDS).
+//
+// Environment: HELIB_FUZZ_KEY=file keeps the fixture's secret key across runs (read from file,
+// or written there on the first run), so that keys and ciphertexts in a corpus stay under the
+// fixture's key and loaded objects get used, not refused as another key's. HELIB_FUZZ_SEEDS=dir
+// writes one valid input of each kind into dir (the corpus seeds) before fuzzing starts.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "helib_c.h"
+
+namespace {
+
+// A small insecure ring keeps every iteration fast; the parsers do not depend on the size.
+constexpr uint64_t kM = 4096;
+constexpr uint32_t kBits = 400;
+// BN254's scalar field prime, little-endian limbs.
+constexpr uint64_t kP[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
+constexpr uint64_t kRotateLeft1 = 3;  // g = 3 rotates both slot rows by one
+
+enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kKinds };
+
+void must(helib_status s, const char* what) {
+    if (s != HELIB_OK) {
+        std::fprintf(stderr, "fuzz fixture: %s failed: %s\n", what, helib_last_error());
+        std::abort();
+    }
+}
+
+void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::abort();
+    }
+}
+
+template <typename T>
+std::vector<uint8_t> bytes_of(helib_status (*ser)(const T*, uint8_t*, size_t, size_t*), const T* obj) {
+    size_t needed = 0;
+    must(ser(obj, nullptr, 0, &needed), "size query");
+    std::vector<uint8_t> out(needed);
+    must(ser(obj, out.data(), out.size(), &needed), "serialize");
+    return out;
+}
+
+// Valid objects of one key set, built once, and the data a fuzz input is checked against.
+struct Fixture {
+    helib_context* ctx = nullptr;
+    helib_seckey* sk = nullptr;
+    helib_pubkey* pk = nullptr;
+    helib_galois_keys* gk = nullptr;
+    helib_ctxt* ct = nullptr;
+    size_t coeffs_len = 0;  // N * plaintext limbs
+    std::vector<std::vector<uint8_t>> seeds;
+
+    void load_or_make_secret_key() {
+        const char* path = std::getenv("HELIB_FUZZ_KEY");
+        if (path != nullptr) {
+            std::ifstream in(path, std::ios::binary);
+            if (in) {
+                const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+                must(helib_seckey_deserialize(&sk, ctx, bytes.data(), bytes.size()), "reading HELIB_FUZZ_KEY");
+                return;
+            }
+        }
+        must(helib_seckey_new(&sk, ctx), "secret key");
+        if (path != nullptr) write_file(path, bytes_of(helib_seckey_serialize, sk));
+    }
+
+    Fixture() {
+        const helib_context_params params{kM, kP, 4, kBits, 2, 1};
+        must(helib_context_new(&ctx, &params), "context");
+        helib_context_info info{};
+        must(helib_context_get_info(ctx, &info), "context info");
+        coeffs_len = info.ring_degree * info.plaintext_limbs;
+        load_or_make_secret_key();
+        must(helib_pubkey_new(&pk, sk), "public key");
+        const uint64_t elements[2] = {kRotateLeft1, kM - 1};
+        must(helib_galois_keys_new(&gk, sk, elements, 2), "Galois keys");
+        std::vector<uint64_t> coeffs(coeffs_len);
+        for (size_t i = 0; i < coeffs.size(); i += info.plaintext_limbs) coeffs[i] = i + 1;
+        must(helib_ctxt_encrypt(&ct, pk, coeffs.data(), info.ring_degree), "encrypt");
+
+        seeds.resize(kKinds);
+        seeds[kContext] = bytes_of(helib_context_serialize, ctx);
+        seeds[kSecKey] = bytes_of(helib_seckey_serialize, sk);
+        seeds[kPubKey] = bytes_of(helib_pubkey_serialize, pk);
+        seeds[kGaloisKeys] = bytes_of(helib_galois_keys_serialize, gk);
+        seeds[kCtxt] = bytes_of(helib_ctxt_serialize, ct);
+        size_t needed = 0;
+        must(helib_seckey_encrypt_serialized(sk, coeffs.data(), info.ring_degree, nullptr, 0, &needed),
+             "seeded size");
+        seeds[kSeededCtxt].resize(needed);
+        must(helib_seckey_encrypt_serialized(sk, coeffs.data(), info.ring_degree, seeds[kSeededCtxt].data(),
+                                             needed, &needed),
+             "seeded encryption");
+    }
+};
+
+const Fixture& fixture() {
+    static const Fixture f;
+    return f;
+}
+
+void write_seeds(const char* dir) {
+    const Fixture& f = fixture();
+    for (size_t k = 0; k < f.seeds.size(); ++k) {
+        std::vector<uint8_t> input{static_cast<uint8_t>(k)};
+        input.insert(input.end(), f.seeds[k].begin(), f.seeds[k].end());
+        write_file(std::string(dir) + "/seed-" + std::to_string(k), input);
+    }
+}
+
+// A little-endian field of `bytes` bytes.
+uint64_t read_le(const uint8_t* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+// A status the deserializers may give for bad data; anything else is a finding.
+void expect_refusal(helib_status s, const char* what) {
+    if (s == HELIB_ERR_INVALID_ARGUMENT || s == HELIB_ERR_MISMATCH || s == HELIB_ERR_INSECURE_PARAMETERS ||
+        s == HELIB_ERR_OUT_OF_MEMORY)
+        return;
+    std::fprintf(stderr, "%s: unexpected status %d: %s\n", what, s, helib_last_error());
+    std::abort();
+}
+
+// Statuses a loaded object may give when used: its (valid) fields may say its noise is spent,
+// or name another key (a key id is any non-zero number).
+void expect_usable(helib_status s, const char* what) {
+    if (s == HELIB_OK || s == HELIB_ERR_NOISE_BUDGET_EXHAUSTED || s == HELIB_ERR_MISMATCH) return;
+    std::fprintf(stderr, "%s: unexpected status %d on a loaded object: %s\n", what, s, helib_last_error());
+    std::abort();
+}
+
+// Decrypts c and rotates it by one with gk.
+void use_ctxt(const Fixture& f, const helib_seckey* sk, const helib_galois_keys* gk, const helib_ctxt* c) {
+    std::vector<uint64_t> out(f.coeffs_len);
+    expect_usable(helib_ctxt_decrypt(sk, c, out.data(), out.size(), nullptr), "decrypt");
+    helib_ctxt* copy = nullptr;
+    must(helib_ctxt_clone(&copy, c), "clone");
+    expect_usable(helib_ctxt_apply_galois(copy, kRotateLeft1, gk), "rotate");
+    helib_ctxt_free(copy);
+}
+
+// One fuzz input: the kind byte, then the bytes to deserialize.
+void run_one(const uint8_t* input, size_t size) {
+    if (size == 0) return;
+    const Fixture& f = fixture();
+    const uint8_t* data = input + 1;
+    const size_t len = size - 1;
+    switch (input[0] % kKinds) {
+        case kContext: {
+            // Loading builds the context the data describes, up to the engine's largest ring
+            // and modulus (seconds and GiBs): skip sizes beyond the fixture's, as a server that
+            // takes parameters from others would bound them. m and the modulus bits follow the
+            // 16-byte header.
+            if (len >= 28 && (read_le(data + 16, 8) > kM || read_le(data + 24, 4) > kBits)) return;
+            helib_context* ctx = nullptr;
+            const helib_status s = helib_context_deserialize(&ctx, data, len, 1);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "context");
+                break;
+            }
+            helib_context_info info{};
+            must(helib_context_get_info(ctx, &info), "loaded context info");
+            helib_context_free(ctx);
+            break;
+        }
+        case kSecKey: {
+            helib_seckey* sk = nullptr;
+            const helib_status s = helib_seckey_deserialize(&sk, f.ctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "secret key");
+                break;
+            }
+            std::vector<uint64_t> out(f.coeffs_len);
+            expect_usable(helib_ctxt_decrypt(sk, f.ct, out.data(), out.size(), nullptr), "decrypt with loaded key");
+            helib_seckey_free(sk);
+            break;
+        }
+        case kPubKey: {
+            helib_pubkey* pk = nullptr;
+            const helib_status s = helib_pubkey_deserialize(&pk, f.ctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "public key");
+                break;
+            }
+            const uint64_t one[4] = {1, 0, 0, 0};  // the constant 1, in p's four limbs
+            helib_ctxt* c = nullptr;
+            must(helib_ctxt_encrypt(&c, pk, one, 1), "encrypt with loaded key");
+            helib_ctxt* sq = nullptr;
+            must(helib_ctxt_clone(&sq, f.ct), "clone");
+            // Relinearization reads the loaded key's other half.
+            expect_usable(helib_ctxt_square(sq, pk), "square with loaded key");
+            helib_ctxt_free(sq);
+            helib_ctxt_free(c);
+            helib_pubkey_free(pk);
+            break;
+        }
+        case kGaloisKeys: {
+            helib_galois_keys* gk = nullptr;
+            const helib_status s = helib_galois_keys_deserialize(&gk, f.ctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "Galois keys");
+                break;
+            }
+            size_t count = 0;
+            must(helib_galois_keys_elements(gk, nullptr, 0, &count), "elements");
+            std::vector<uint64_t> elements(count);
+            must(helib_galois_keys_elements(gk, elements.data(), count, &count), "elements");
+            for (uint64_t g : elements) {
+                helib_ctxt* c = nullptr;
+                must(helib_ctxt_clone(&c, f.ct), "clone");
+                expect_usable(helib_ctxt_apply_galois(c, g, gk), "rotate with loaded keys");
+                helib_ctxt_free(c);
+            }
+            helib_galois_keys_free(gk);
+            break;
+        }
+        case kCtxt:
+        case kSeededCtxt: {
+            helib_ctxt* c = nullptr;
+            const helib_status s = helib_ctxt_deserialize(&c, f.pk, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "ciphertext");
+                break;
+            }
+            use_ctxt(f, f.sk, f.gk, c);
+            helib_ctxt_free(c);
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fixture();
+    if (const char* dir = std::getenv("HELIB_FUZZ_SEEDS")) write_seeds(dir);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t size) {
+    // The C API catches everything itself; an exception here is the harness's own (or a
+    // finding), and is reported as a crash rather than left to std::terminate.
+    try {
+        run_one(input, size);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "uncaught exception: %s\n", e.what());
+        std::abort();
+    } catch (...) {
+        std::fprintf(stderr, "uncaught exception of unknown type\n");
+        std::abort();
+    }
+    return 0;
+}
