@@ -62,7 +62,10 @@ fn sanitizers() -> Vec<String> {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
-    if let Some(bad) = list.iter().find(|s| !matches!(s.as_str(), "address" | "undefined")) {
+    if let Some(bad) = list
+        .iter()
+        .find(|s| !matches!(s.as_str(), "address" | "undefined"))
+    {
         die(&format!(
             "HELIB_SANITIZE={value}: unknown sanitizer `{bad}` (use address, undefined or both)"
         ));
