@@ -51,6 +51,7 @@ helib_status helib_self_test(void) {
     return guard([&] {
         helib::random_self_test();
         helib::kernels_self_test();
+        helib::ntt_self_test();
     });
 }
 

@@ -1,6 +1,8 @@
 #include "ntt.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace helib {
 namespace {
@@ -29,9 +31,30 @@ u64 primitive_root_2n(u64 q, size_t n) {
 
 }  // namespace
 
+bool ntt_path_available(NttPath path, u64 q, size_t n) {
+    switch (path) {
+        case NttPath::ifma:
+            return q < kSimdPrimeBound && n >= 16 && cpu_has_avx512_ifma();
+        case NttPath::avx2:
+            return q < kSimdPrimeBound && n >= 32 && cpu_has_avx2_fma();
+        case NttPath::scalar:
+            return true;
+    }
+    return false;
+}
+
+NttPath best_ntt_path(u64 q, size_t n) {
+    for (NttPath path : {NttPath::ifma, NttPath::avx2})
+        if (ntt_path_available(path, q, n)) return path;
+    return NttPath::scalar;
+}
+
 NttTable::NttTable(u64 q, size_t n) : NttTable(q, n, primitive_root_2n(q, n)) {}
 
-NttTable::NttTable(u64 q, size_t n, u64 psi) : q_(q), psi_(psi), n_(n), log_n_(0), barrett_(q) {
+NttTable::NttTable(u64 q, size_t n, u64 psi) : NttTable(q, n, psi, best_ntt_path(q, n)) {}
+
+NttTable::NttTable(u64 q, size_t n, u64 psi, NttPath path)
+    : q_(q), psi_(psi), n_(n), log_n_(0), barrett_(q), path_(path) {
     if (q >= (1ULL << 62)) throw std::invalid_argument("NTT prime must be below 2^62");
     while ((size_t(1) << log_n_) < n) ++log_n_;
     if ((size_t(1) << log_n_) != n) throw std::invalid_argument("NTT size must be a power of two");
@@ -56,8 +79,16 @@ NttTable::NttTable(u64 q, size_t n, u64 psi) : q_(q), psi_(psi), n_(n), log_n_(0
     inv_n_shoup_ = shoup_precompute(inv_n_, q);
 
     w_inv_n_ = mul_mod(inv_root_pow_[1 % n], inv_n_, q);
-    simd_ = q < kSimdPrimeBound && n >= 32 && cpu_has_avx2_fma();
-    if (simd_) {
+    if (!ntt_path_available(path, q, n)) throw std::invalid_argument("NTT path not available for this CPU or prime");
+    if (path_ == NttPath::ifma) {
+        root_pow_shoup52_.resize(n);
+        inv_root_pow_shoup52_.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            root_pow_shoup52_[i] = shoup52(root_pow_[i], q);
+            inv_root_pow_shoup52_[i] = shoup52(inv_root_pow_[i], q);
+        }
+    }
+    if (path_ == NttPath::avx2) {
         root_pow_d_.assign(root_pow_.begin(), root_pow_.end());
         inv_root_pow_d_.assign(inv_root_pow_.begin(), inv_root_pow_.end());
     }
@@ -136,7 +167,11 @@ void NttTable::inverse_block(u64* a, size_t m, size_t i, size_t t) const {
 }
 
 void NttTable::forward(u64* a) const {
-    if (simd_) {
+    if (path_ == NttPath::ifma) {
+        ntt_forward_ifma(a, n_, q_, root_pow_.data(), root_pow_shoup52_.data());
+        return;
+    }
+    if (path_ == NttPath::avx2) {
         ntt_forward_avx2(a, n_, static_cast<double>(q_), root_pow_d_.data());
         return;
     }
@@ -151,7 +186,11 @@ void NttTable::forward(u64* a) const {
 }
 
 void NttTable::inverse(u64* a) const {
-    if (simd_) {
+    if (path_ == NttPath::ifma) {
+        ntt_inverse_ifma(a, n_, q_, inv_root_pow_.data(), inv_root_pow_shoup52_.data(), inv_n_, shoup52(inv_n_, q_));
+        return;
+    }
+    if (path_ == NttPath::avx2) {
         ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(inv_n_),
                          static_cast<double>(w_inv_n_));
         return;
@@ -162,7 +201,11 @@ void NttTable::inverse(u64* a) const {
 
 void NttTable::inverse_scaled(u64* a, u64 c) const {
     const u64 scale = barrett_.mul(inv_n_, c);
-    if (simd_) {
+    if (path_ == NttPath::ifma) {
+        ntt_inverse_ifma(a, n_, q_, inv_root_pow_.data(), inv_root_pow_shoup52_.data(), scale, shoup52(scale, q_));
+        return;
+    }
+    if (path_ == NttPath::avx2) {
         ntt_inverse_avx2(a, n_, static_cast<double>(q_), inv_root_pow_d_.data(), static_cast<double>(scale),
                          static_cast<double>(barrett_.mul(w_inv_n_, c)));
         return;
@@ -170,6 +213,42 @@ void NttTable::inverse_scaled(u64* a, u64 c) const {
     inverse_block(a, 1, 0, n_ / 2);
     const u64 scale_shoup = shoup_precompute(scale, q_);
     for (size_t i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], scale, scale_shoup, q_);
+}
+
+void ntt_self_test() {
+    // The largest primes below 2^50, 2^41 and 2^31 that are 1 mod 2^14 (every size below).
+    for (u64 q : {u64(0x3ffffffffc001), u64(0x1ffffff0001), u64(0x7ffe0001)}) {
+        for (size_t n : {16, 32, 4096}) {
+            const NttTable scalar(q, n, primitive_root_2n(q, n), NttPath::scalar);
+            std::vector<std::vector<u64>> inputs{std::vector<u64>(n, q - 1), std::vector<u64>(n, 0),
+                                                 std::vector<u64>(n)};
+            u64 x = 0x9e3779b97f4a7c15ULL ^ q;  // xorshift: inputs only, not randomness
+            for (u64& v : inputs.back()) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                v = x % q;
+            }
+            for (NttPath path : {NttPath::ifma, NttPath::avx2}) {
+                if (!ntt_path_available(path, q, n)) continue;
+                const NttTable vec(q, n, scalar.psi(), path);
+                for (const std::vector<u64>& in : inputs) {
+                    std::vector<u64> a = in, b = in;
+                    scalar.forward(a.data());
+                    vec.forward(b.data());
+                    bool same = a == b;
+                    scalar.inverse(a.data());
+                    vec.inverse(b.data());
+                    same = same && a == b;
+                    scalar.inverse_scaled(a.data(), q - 2);
+                    vec.inverse_scaled(b.data(), q - 2);
+                    if (!same || a != b)
+                        throw std::runtime_error(std::string("NTT self-test: the ") +
+                                                 (path == NttPath::ifma ? "IFMA" : "AVX2") +
+                                                 " transform differs from the scalar one (n = " + std::to_string(n) +
+                                                 ", q = " + std::to_string(q) + ")");
+                }
+            }
+        }
+    }
 }
 
 }  // namespace helib

@@ -15,9 +15,29 @@ void ntt_forward_avx2(u64* a, size_t n, double q, const double* root_pow);
 // w_n_inv = inv_root_pow[1] * n_inv mod q, the last stage's twiddle with the 1/n scaling folded in.
 void ntt_inverse_avx2(u64* a, size_t n, double q, const double* inv_root_pow, double n_inv, double w_n_inv);
 bool cpu_has_avx2_fma();
+// Compares every vector transform this CPU has with the scalar one (sizes 16 to 4096, primes of
+// 31 to 50 bits, random and edge inputs, forward, inverse and scaled inverse). Throws
+// std::runtime_error on a mismatch.
+void ntt_self_test();
+// The AVX-512 IFMA transform (ntt_ifma.cpp); q < 2^50, n >= 16, Shoup factors of 52 bits
+// (shoup52); the inverse ends with a *= scale mod q.
+void ntt_forward_ifma(u64* a, size_t n, u64 q, const u64* root_pow, const u64* root_pow_shoup52);
+void ntt_inverse_ifma(u64* a, size_t n, u64 q, const u64* inv_root_pow, const u64* inv_root_pow_shoup52,
+                      u64 scale, u64 scale_shoup52);
+bool cpu_has_avx512_ifma();
+// floor(w 2^52 / q) for w < q < 2^52: the Shoup factor of the IFMA transform.
+inline u64 shoup52(u64 w, u64 q) { return static_cast<u64>((static_cast<unsigned __int128>(w) << 52) / q); }
 
-// Primes below this bound get the AVX2 transform (sizes >= 32) where the CPU has it.
+// Primes below this bound get a vector transform where the CPU has one: IFMA (sizes >= 16),
+// else AVX2 (sizes >= 32).
 constexpr u64 kSimdPrimeBound = u64(1) << 50;
+
+// The implementations of the transform; all give the same output.
+enum class NttPath { scalar, avx2, ifma };
+// The fastest path this CPU allows for (q, n).
+NttPath best_ntt_path(u64 q, size_t n);
+// Whether this CPU can run `path` for (q, n).
+bool ntt_path_available(NttPath path, u64 q, size_t n);
 
 class NttTable {
 public:
@@ -26,6 +46,8 @@ public:
     // Tables for the given primitive 2n-th root psi (the caller checks its order); used for a
     // size-n transform that must agree with a larger one, psi = psi_big^(N/n).
     NttTable(u64 q, size_t n, u64 psi);
+    // The same on a chosen path (ntt_path_available must hold): the self-test's comparisons.
+    NttTable(u64 q, size_t n, u64 psi, NttPath path);
 
     u64 psi() const { return psi_; }
     u64 modulus() const { return q_; }
@@ -56,8 +78,9 @@ private:
     std::vector<u64> inv_root_pow_, inv_root_pow_shoup_;  // psi^-(bitrev(i)) arranged for GS
     u64 inv_n_, inv_n_shoup_;
     u64 w_inv_n_;  // inv_root_pow_[1] * inv_n_
-    // Double copies of the twiddles for the AVX2 path, used when simd_ is set.
-    bool simd_ = false;
+    NttPath path_;
+    // The IFMA path's 52-bit Shoup factors, or the AVX2 path's double copies of the twiddles.
+    std::vector<u64> root_pow_shoup52_, inv_root_pow_shoup52_;
     std::vector<double> root_pow_d_, inv_root_pow_d_;
 };
 

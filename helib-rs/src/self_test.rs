@@ -9,8 +9,9 @@ use crate::error::{check, Result};
 /// scalar one for both round counts the engine uses (20 for secrets and errors, 12 for the
 /// public "a" parts of keys), and the vector rejection sampler against the scalar one. Also,
 /// with AVX2 and FMA, the vector basis-conversion kernel (key switching and plaintext
-/// conversion) against the scalar one at the edge of its bounds. Cheap (microseconds); a
-/// service may run it once at start-up.
+/// conversion) against the scalar one at the edge of its bounds, and every vector NTT the CPU
+/// has (AVX-512 IFMA, AVX2) against the scalar NTT on three primes and three sizes. Cheap
+/// (about a millisecond); a service may run it once at start-up.
 ///
 /// Returns [`Error::Internal`](crate::Error::Internal) on a mismatch.
 ///
