@@ -79,26 +79,19 @@ HELIB_IFMA inline __m512i spread(const u64* w, int count) {
     return _mm512_maskz_permutexvar_epi64(0xff, lanes, raw);
 }
 
-// One block of 2t words (t a multiple of 8) with twiddle (w, wp).
-HELIB_IFMA void ct_block(u64* x, size_t t, u64 w, u64 wp, const Consts& c) {
+// One block of 2t words (t a multiple of 8) with twiddle (w, wp): Cooley-Tukey butterflies
+// when kForward, else Gentleman-Sande.
+template <bool kForward>
+HELIB_IFMA void block_pass(u64* x, size_t t, u64 w, u64 wp, const Consts& c) {
     const __m512i W = _mm512_set1_epi64(static_cast<long long>(w));
     const __m512i WP = _mm512_set1_epi64(static_cast<long long>(wp));
     u64* y = x + t;
     for (size_t j = 0; j < t; j += 8) {
         __m512i X = load(x + j), Y = load(y + j);
-        ct(X, Y, W, WP, c);
-        store(x + j, X);
-        store(y + j, Y);
-    }
-}
-
-HELIB_IFMA void gs_block(u64* x, size_t t, u64 w, u64 wp, const Consts& c) {
-    const __m512i W = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i WP = _mm512_set1_epi64(static_cast<long long>(wp));
-    u64* y = x + t;
-    for (size_t j = 0; j < t; j += 8) {
-        __m512i X = load(x + j), Y = load(y + j);
-        gs(X, Y, W, WP, c);
+        if (kForward)
+            ct(X, Y, W, WP, c);
+        else
+            gs(X, Y, W, WP, c);
         store(x + j, X);
         store(y + j, Y);
     }
@@ -255,8 +248,10 @@ HELIB_IFMA void forward_block(const Tables& tb, size_t m, size_t i, size_t t) {
                 mm <<= 2;
                 tt >>= 2;
             } else {
-                for (size_t ii = 0; ii < sub; ++ii)
-                    ct_block(block + 2 * ii * tt, tt, tb.w[mm + i * sub + ii], tb.wp[mm + i * sub + ii], tb.c);
+                for (size_t ii = 0; ii < sub; ++ii) {
+                    const size_t b = mm + i * sub + ii;
+                    block_pass<true>(block + 2 * ii * tt, tt, tb.w[b], tb.wp[b], tb.c);
+                }
                 mm <<= 1;
                 tt >>= 1;
             }
@@ -285,8 +280,10 @@ HELIB_IFMA void inverse_block(const Tables& tb, size_t m, size_t i, size_t t) {
                 mm >>= 2;
                 tt <<= 2;
             } else {
-                for (size_t ii = 0; ii < sub; ++ii)
-                    gs_block(block + 2 * ii * tt, tt, tb.w[mm + i * sub + ii], tb.wp[mm + i * sub + ii], tb.c);
+                for (size_t ii = 0; ii < sub; ++ii) {
+                    const size_t b = mm + i * sub + ii;
+                    block_pass<false>(block + 2 * ii * tt, tt, tb.w[b], tb.wp[b], tb.c);
+                }
                 mm >>= 1;
                 tt <<= 1;
             }
