@@ -26,15 +26,15 @@ namespace {
 // Blocks of at most this many words (32 KiB, L1) run all their remaining stages at once.
 constexpr size_t kChunk = 4096;
 
+HELIB_IFMA inline __m512i broadcast(u64 v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+
 struct Consts {
     __m512i q, two_q, neg_q, mask;
 };
 
 HELIB_IFMA inline Consts consts(u64 q) {
-    const u64 mask = (u64(1) << 52) - 1;
-    return {_mm512_set1_epi64(static_cast<long long>(q)), _mm512_set1_epi64(static_cast<long long>(2 * q)),
-            _mm512_set1_epi64(static_cast<long long>((u64(1) << 52) - q)),
-            _mm512_set1_epi64(static_cast<long long>(mask))};
+    const u64 two52 = u64(1) << 52;
+    return {broadcast(q), broadcast(2 * q), broadcast(two52 - q), broadcast(two52 - 1)};
 }
 
 // x mod m for x < 2m.
@@ -83,8 +83,8 @@ HELIB_IFMA inline __m512i spread(const u64* w, int count) {
 // when kForward, else Gentleman-Sande.
 template <bool kForward>
 HELIB_IFMA void block_pass(u64* x, size_t t, u64 w, u64 wp, const Consts& c) {
-    const __m512i W = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i WP = _mm512_set1_epi64(static_cast<long long>(wp));
+    const __m512i W = broadcast(w);
+    const __m512i WP = broadcast(wp);
     u64* y = x + t;
     for (size_t j = 0; j < t; j += 8) {
         __m512i X = load(x + j), Y = load(y + j);
@@ -100,21 +100,26 @@ HELIB_IFMA void block_pass(u64* x, size_t t, u64 w, u64 wp, const Consts& c) {
 // Two stages at once on a block of 2t words (t a multiple of 16), quarters x0..x3: (x0, x2)
 // and (x1, x3) with twiddle w, then (x0, x1) with wa and (x2, x3) with wb. Each word is loaded
 // and stored once for both stages.
+// The three twiddles of a two-stage pass, broadcast: (W, WP) = entry iw of the tables, (WA,
+// WAP) and (WB, WBP) entries iwa and iwa + 1.
+struct Twiddles3 {
+    __m512i W, WP, WA, WAP, WB, WBP;
+};
+HELIB_IFMA inline Twiddles3 twiddles3(const u64* w, const u64* wp, size_t iw, size_t iwa) {
+    return {broadcast(w[iw]),   broadcast(wp[iw]),      broadcast(w[iwa]),
+            broadcast(wp[iwa]), broadcast(w[iwa + 1]), broadcast(wp[iwa + 1])};
+}
+
 HELIB_IFMA void ct4_block(u64* x, size_t t, const u64* w, const u64* wp, size_t iw, size_t iwa,
                           const Consts& c) {
-    const __m512i W = _mm512_set1_epi64(static_cast<long long>(w[iw]));
-    const __m512i WP = _mm512_set1_epi64(static_cast<long long>(wp[iw]));
-    const __m512i WA = _mm512_set1_epi64(static_cast<long long>(w[iwa]));
-    const __m512i WAP = _mm512_set1_epi64(static_cast<long long>(wp[iwa]));
-    const __m512i WB = _mm512_set1_epi64(static_cast<long long>(w[iwa + 1]));
-    const __m512i WBP = _mm512_set1_epi64(static_cast<long long>(wp[iwa + 1]));
+    const Twiddles3 tw = twiddles3(w, wp, iw, iwa);
     const size_t h = t / 2;
     for (size_t j = 0; j < h; j += 8) {
         __m512i x0 = load(x + j), x1 = load(x + j + h), x2 = load(x + j + t), x3 = load(x + j + t + h);
-        ct(x0, x2, W, WP, c);
-        ct(x1, x3, W, WP, c);
-        ct(x0, x1, WA, WAP, c);
-        ct(x2, x3, WB, WBP, c);
+        ct(x0, x2, tw.W, tw.WP, c);
+        ct(x1, x3, tw.W, tw.WP, c);
+        ct(x0, x1, tw.WA, tw.WAP, c);
+        ct(x2, x3, tw.WB, tw.WBP, c);
         store(x + j, x0);
         store(x + j + h, x1);
         store(x + j + t, x2);
@@ -126,18 +131,13 @@ HELIB_IFMA void ct4_block(u64* x, size_t t, const u64* w, const u64* wp, size_t 
 // with wa, (x2, x3) with wb, then (x0, x2) and (x1, x3) with w.
 HELIB_IFMA void gs4_block(u64* x, size_t t, const u64* w, const u64* wp, size_t iwa, size_t iw,
                           const Consts& c) {
-    const __m512i W = _mm512_set1_epi64(static_cast<long long>(w[iw]));
-    const __m512i WP = _mm512_set1_epi64(static_cast<long long>(wp[iw]));
-    const __m512i WA = _mm512_set1_epi64(static_cast<long long>(w[iwa]));
-    const __m512i WAP = _mm512_set1_epi64(static_cast<long long>(wp[iwa]));
-    const __m512i WB = _mm512_set1_epi64(static_cast<long long>(w[iwa + 1]));
-    const __m512i WBP = _mm512_set1_epi64(static_cast<long long>(wp[iwa + 1]));
+    const Twiddles3 tw = twiddles3(w, wp, iw, iwa);
     for (size_t j = 0; j < t; j += 8) {
         __m512i x0 = load(x + j), x1 = load(x + j + t), x2 = load(x + j + 2 * t), x3 = load(x + j + 3 * t);
-        gs(x0, x1, WA, WAP, c);
-        gs(x2, x3, WB, WBP, c);
-        gs(x0, x2, W, WP, c);
-        gs(x1, x3, W, WP, c);
+        gs(x0, x1, tw.WA, tw.WAP, c);
+        gs(x2, x3, tw.WB, tw.WBP, c);
+        gs(x0, x2, tw.W, tw.WP, c);
+        gs(x1, x3, tw.W, tw.WP, c);
         store(x + j, x0);
         store(x + j + t, x1);
         store(x + j + 2 * t, x2);
@@ -148,10 +148,10 @@ HELIB_IFMA void gs4_block(u64* x, size_t t, const u64* w, const u64* wp, size_t 
 // The last inverse stage (one block, twiddle w) with the scaling: x + y and w (x - y), both
 // times scale, into [0, q); ws = w scale mod q.
 HELIB_IFMA void gs_last(u64* x, size_t t, u64 scale, u64 scale_p, u64 ws, u64 ws_p, const Consts& c) {
-    const __m512i S = _mm512_set1_epi64(static_cast<long long>(scale));
-    const __m512i SP = _mm512_set1_epi64(static_cast<long long>(scale_p));
-    const __m512i WS = _mm512_set1_epi64(static_cast<long long>(ws));
-    const __m512i WSP = _mm512_set1_epi64(static_cast<long long>(ws_p));
+    const __m512i S = broadcast(scale);
+    const __m512i SP = broadcast(scale_p);
+    const __m512i WS = broadcast(ws);
+    const __m512i WSP = broadcast(ws_p);
     u64* y = x + t;
     for (size_t j = 0; j < t; j += 8) {
         const __m512i u = load(x + j), v = load(y + j);
@@ -312,8 +312,8 @@ HELIB_IFMA void ntt_inverse_ifma(u64* a, size_t n, u64 q, const u64* inv_root_po
         return;
     }
     inverse_block(tb, 1, 0, n / 2);
-    const __m512i S = _mm512_set1_epi64(static_cast<long long>(scale));
-    const __m512i SP = _mm512_set1_epi64(static_cast<long long>(scale_shoup52));
+    const __m512i S = broadcast(scale);
+    const __m512i SP = broadcast(scale_shoup52);
     for (size_t i = 0; i < n; i += 8) store(a + i, reduce_once(mul_shoup(load(a + i), S, SP, tb.c), tb.c.q));
 }
 
