@@ -56,6 +56,7 @@ NttTable::NttTable(u64 q, size_t n, u64 psi) : NttTable(q, n, psi, best_ntt_path
 NttTable::NttTable(u64 q, size_t n, u64 psi, NttPath path)
     : q_(q), psi_(psi), n_(n), log_n_(0), barrett_(q), path_(path) {
     if (q >= (1ULL << 62)) throw std::invalid_argument("NTT prime must be below 2^62");
+    if (!ntt_path_available(path, q, n)) throw std::invalid_argument("NTT path not available for this CPU or prime");
     while ((size_t(1) << log_n_) < n) ++log_n_;
     if ((size_t(1) << log_n_) != n) throw std::invalid_argument("NTT size must be a power of two");
     const u64 psi_inv = inv_mod(psi, q);
@@ -79,8 +80,8 @@ NttTable::NttTable(u64 q, size_t n, u64 psi, NttPath path)
     inv_n_shoup_ = shoup_precompute(inv_n_, q);
 
     w_inv_n_ = mul_mod(inv_root_pow_[1 % n], inv_n_, q);
-    if (!ntt_path_available(path, q, n)) throw std::invalid_argument("NTT path not available for this CPU or prime");
     if (path_ == NttPath::ifma) {
+        inv_n_shoup52_ = shoup52(inv_n_, q);
         root_pow_shoup52_.resize(n);
         inv_root_pow_shoup52_.resize(n);
         for (size_t i = 0; i < n; ++i) {
@@ -187,7 +188,7 @@ void NttTable::forward(u64* a) const {
 
 void NttTable::inverse(u64* a) const {
     if (path_ == NttPath::ifma) {
-        ntt_inverse_ifma(a, n_, q_, inv_root_pow_.data(), inv_root_pow_shoup52_.data(), inv_n_, shoup52(inv_n_, q_));
+        ntt_inverse_ifma(a, n_, q_, inv_root_pow_.data(), inv_root_pow_shoup52_.data(), inv_n_, inv_n_shoup52_);
         return;
     }
     if (path_ == NttPath::avx2) {

@@ -81,6 +81,7 @@ private:
     NttPath path_;
     // The IFMA path's 52-bit Shoup factors, or the AVX2 path's double copies of the twiddles.
     std::vector<u64> root_pow_shoup52_, inv_root_pow_shoup52_;
+    u64 inv_n_shoup52_ = 0;
     std::vector<double> root_pow_d_, inv_root_pow_d_;
 };
 
