@@ -42,7 +42,8 @@ use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use he_fft::{
-    coset_change_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, Route, TwoStageFft,
+    check, coset_change_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, Route,
+    TwoStageFft,
 };
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
@@ -81,11 +82,15 @@ fn parse_args() -> Result<Args, String> {
         ring_degree: None,
         route: None,
     };
+    let mut size_given = false;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
-            "--size" => a.size = value("--size")?.parse().map_err(|_| "bad --size")?,
+            "--size" => {
+                a.size = value("--size")?.parse().map_err(|_| "bad --size")?;
+                size_given = true;
+            }
             "--inverse" => a.inverse = true,
             "--coset" => a.coset = true,
             "--to-coset" => a.to_coset = true,
@@ -128,6 +133,12 @@ fn parse_args() -> Result<Args, String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
+    if size_given && a.input.is_some() {
+        return Err("--size and --input exclude each other (the input file sets the size)".into());
+    }
+    if a.input.is_none() {
+        job::check_size(a.size)?;
+    }
     if a.small && a.ring_degree.is_some() {
         return Err("--small and --ring-degree exclude each other".into());
     }
@@ -144,14 +155,16 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<bool, BoxError> {
     // A long computation: reuse freed buffers instead of page-faulting fresh ones.
     bigp_he::reuse_freed_memory();
-    let x = match &args.input {
-        Some(path) => read_vector(path)?,
-        None => {
-            let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
-            (0..args.size).map(|_| Fr::rand(&mut rng)).collect()
-        }
-    };
-    let n = x.len();
+    // Claimed before the work, so that an unwritable path fails now, not after it.
+    let output = args
+        .output
+        .as_deref()
+        .map(job::OutputFile::create)
+        .transpose()?;
+    // A file's values are read now; random ones are drawn once the plan has accepted the size,
+    // so that a size no route takes fails before anything of that size is built.
+    let input = args.input.as_deref().map(read_vector).transpose()?;
+    let n = input.as_ref().map_or(args.size, Vec::len);
     // The faster route for the size (FftRoute::fastest's choice) where the ring is ours to
     // pick.
     let route = args.route.unwrap_or(
@@ -223,6 +236,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encode = t.elapsed();
     say(plan_line(&fft));
 
+    let x = input.unwrap_or_else(|| {
+        let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
+        (0..n).map(|_| Fr::rand(&mut rng)).collect()
+    });
+
     // Data owner: the Galois keys the plan asks for, then encryption.
     let t = Instant::now();
     let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -251,10 +269,21 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         (false, false) => domain.fft(&x),
         (false, true) => domain.ifft(&x),
     });
-    let verified = result == expected;
+    // The owner's O(n) check, as a data owner without the plain result would run it.
+    let t = Instant::now();
+    let checked = if args.to_coset {
+        check::fft(&subgroup, Direction::Inverse, &x, &coset.ifft(&result))
+    } else {
+        check::fft(&domain, direction, &x, &result)
+    };
+    let check_time = t.elapsed();
+    if let Err(e) = &checked {
+        say(format!("owner's check: {e}"));
+    }
+    let verified = result == expected && checked.is_ok();
 
-    if let Some(path) = &args.output {
-        write_vector(path, &result)?;
+    if let Some(out) = output {
+        out.commit(vector_text(&result).as_bytes())?;
     }
 
     let secs = |d: Duration| d.as_secs_f64();
@@ -294,6 +323,12 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "overhead HE / plain:                            {overhead:>10.0}x"
     ));
     say(format!(
+        "owner's O(n) check of the result:               {:>10.6} s ({:.2}x the plain FFT, {})",
+        secs(check_time),
+        secs(check_time) / secs(plain).max(1e-9),
+        if checked.is_ok() { "passed" } else { "FAILED" }
+    ));
+    say(format!(
         "noise budget left:                              {budget:>10.1} bits"
     ));
     say(format!(
@@ -308,7 +343,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         println!(
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
-\"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
+\"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"check_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
 \"diagonals_cached\":{},\"route\":\"{route:?}\",\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
@@ -322,6 +357,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             secs(he_fft),
             secs(decrypt),
             secs(plain),
+            secs(check_time),
             overhead,
             budget,
             fft.is_cached(),
@@ -394,6 +430,18 @@ fn two_stages(f: &TwoStageFft<Fr>, diagonals: &dyn Fn(usize, bool, u64) -> Strin
 }
 
 fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
+    // A decimal element has at most 77 digits: refuse a file too long for the largest size
+    // before reading it.
+    let len = fs::metadata(path)
+        .map_err(|e| format!("cannot read {path}: {e}"))?
+        .len();
+    if len > 80 * he_fft::MAX_FFT_SIZE as u64 {
+        return Err(format!(
+            "{path} has {len} bytes, more than {} values of up to 77 digits",
+            he_fft::MAX_FFT_SIZE
+        )
+        .into());
+    }
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let values: Vec<Fr> = text
         .lines()
@@ -401,12 +449,8 @@ fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| parse_element(l.trim()).map_err(|e| format!("{path}:{}: {e}", i + 1)))
         .collect::<Result<_, _>>()?;
-    if values.is_empty() || !values.len().is_power_of_two() {
-        return Err(format!(
-            "{path} holds {} values; the size must be a power of two",
-            values.len()
-        )
-        .into());
+    if let Err(e) = job::check_size(values.len()) {
+        return Err(format!("{path} holds {} values: {e}", values.len()).into());
     }
     Ok(values)
 }
@@ -426,11 +470,11 @@ fn parse_element(s: &str) -> Result<Fr, String> {
     Ok(value)
 }
 
-fn write_vector(path: &str, values: &[Fr]) -> Result<(), BoxError> {
+fn vector_text(values: &[Fr]) -> String {
     let mut text = String::with_capacity(values.len() * 78);
     for v in values {
         text.push_str(&v.to_string());
         text.push('\n');
     }
-    fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}").into())
+    text
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand, Zero};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
 use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
@@ -70,9 +71,7 @@ fn parse_args() -> Result<Args, String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    if a.size == 0 || !a.size.is_power_of_two() {
-        return Err(format!("--size must be a power of two, got {}", a.size));
-    }
+    job::check_size(a.size).map_err(|e| format!("--size: {e}"))?;
     Ok(a)
 }
 
@@ -84,10 +83,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     // A long computation: reuse freed buffers instead of page-faulting fresh ones.
     bigp_he::reuse_freed_memory();
     let n = args.size;
-    let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
-    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
     let say = |line: String| {
         if !args.json {
             println!("{line}");
@@ -118,6 +113,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     options.plan.baby_steps = args.baby_steps;
     let quotient = Quotient::<Fr>::new(&ctx, n, &options)?;
     let encode = t.elapsed();
+    // Drawn once the context and plans accepted the size.
+    let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
+    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
     for (what, f) in [
         ("coset change", quotient.to_coset()),
         ("coset iFFT", quotient.from_coset()),
@@ -177,7 +177,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let result = quotient.decrypt(&sk, &h)?;
     let decrypt = t.elapsed();
     let (expected, plain) = median_time(|| plain_quotient(&a, &b, &c, Fr::GENERATOR));
-    let verified = Some(&result) == expected.as_ref() && result[n - 1].is_zero();
+    // The owner's O(n) check, as an owner without the plain result would run it.
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).ok_or("no domain of this size")?;
+    let checked = he_fft::check::quotient(&domain, &a, &b, &c, &result);
+    if let Err(e) = &checked {
+        say(format!("owner's check: {e}"));
+    }
+    let verified = Some(&result) == expected.as_ref() && result[n - 1].is_zero() && checked.is_ok();
 
     let secs = |d: Duration| d.as_secs_f64();
     let overhead = secs(server) / secs(plain).max(1e-9);

@@ -70,9 +70,15 @@ fn run(options: &Options) -> helib_rs::Result<usize> {
     );
     let security = ctx.security_bits();
     if security >= 128.0 {
-        println!("  security: ~{security:.0} bits (HE Standard, uniform ternary secret)");
+        println!(
+            "  security: {} (HE Standard, uniform ternary secret)",
+            ctx.security_label()
+        );
     } else {
-        println!("  security: ~{security:.0} bits -- INSECURE toy parameters (--small)");
+        println!(
+            "  security: {} -- INSECURE toy parameters (--small)",
+            ctx.security_label()
+        );
     }
     println!("  fresh noise budget: {:.0} bits", ctx.fresh_noise_budget());
 

@@ -50,18 +50,81 @@ pub fn main<A: Sync>(
     }
 }
 
+/// Refuses a vector size no route takes (not a power of two, or above
+/// [`he_fft::MAX_FFT_SIZE`]) before anything of that size is built.
+pub fn check_size(n: usize) -> Result<(), String> {
+    if n == 0 || !n.is_power_of_two() || n > he_fft::MAX_FFT_SIZE {
+        return Err(format!(
+            "the size must be a power of two from 1 to 2^{} = {}, got {n}",
+            he_fft::MAX_FFT_SIZE.trailing_zeros(),
+            he_fft::MAX_FFT_SIZE
+        ));
+    }
+    Ok(())
+}
+
+/// A file the job will write at its end, claimed at its start: creating the temporary file
+/// beside it up front turns an unwritable `--output` into an error before the computation,
+/// and [`commit`](Self::commit) renames it over the destination, so an existing file is never
+/// truncated before its replacement is complete. The temporary file goes away if the job fails.
+pub struct OutputFile {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl OutputFile {
+    /// Claims `path`: fails now if its directory cannot take a new file.
+    pub fn create(path: &str) -> Result<OutputFile, BoxError> {
+        let path = std::path::PathBuf::from(path);
+        let name = path
+            .file_name()
+            .ok_or_else(|| format!("--output {}: names no file", path.display()))?;
+        if path.is_dir() {
+            return Err(format!("--output {}: is a directory", path.display()).into());
+        }
+        let mut tmp_name = name.to_os_string();
+        tmp_name.push(format!(".partial-{}", std::process::id()));
+        let tmp = path.with_file_name(tmp_name);
+        let file = std::fs::File::create(&tmp)
+            .map_err(|e| format!("--output {}: cannot write there: {e}", path.display()))?;
+        Ok(OutputFile {
+            path,
+            tmp,
+            file: Some(file),
+        })
+    }
+
+    /// Writes `bytes` and moves them into place.
+    pub fn commit(mut self, bytes: &[u8]) -> Result<(), BoxError> {
+        use std::io::Write;
+        let mut file = self.file.take().ok_or("output already written")?;
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path))
+            .map_err(|e| format!("--output {}: {e}", self.path.display()).into())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        // Not committed (or the rename failed): leave no partial file behind.
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
 /// `parameters: N = ..., log2 QP = ... (... primes, ... digits), security ~... bits`, saying
 /// loudly when the ring is the insecure toy one.
 pub fn parameters_line(ctx: &Context, toy: bool) -> String {
     format!(
         "parameters: N = {}, log2 QP = {:.0} ({} + {} primes, {} key-switching digits), \
-         security ~{:.0} bits{}",
+         security {}{}",
         ctx.ring_degree(),
         ctx.log2_qp(),
         ctx.num_ctxt_primes(),
         ctx.num_special_primes(),
         ctx.ks_digits(),
-        ctx.security_bits(),
+        ctx.security_label(),
         if toy {
             " (--small: INSECURE toy ring)"
         } else {

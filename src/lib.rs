@@ -6,6 +6,7 @@
 
 pub mod demo;
 pub mod job;
+pub mod outsource;
 
 use std::time::{Duration, Instant};
 

@@ -74,6 +74,7 @@
 //! # }
 //! ```
 
+pub mod check;
 mod encoded;
 mod execute;
 mod fft;
@@ -99,5 +100,5 @@ pub use params::{
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
-pub use route::{FftRoute, Route};
+pub use route::{FftRoute, Route, MAX_FFT_SIZE};
 pub use two_stage::{Transposed, TwoStageFft};

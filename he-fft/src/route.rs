@@ -23,6 +23,11 @@ const TWO_STAGES_FROM: usize = 4096;
 /// threads).
 const FOUR_STEPS_FROM: usize = 65536;
 
+/// The largest FFT size any route takes: four steps over 128 rows of 65536 values (64
+/// ciphertexts on the ring `N = 131072`). Callers can refuse larger sizes before they build
+/// inputs of that size.
+pub const MAX_FFT_SIZE: usize = 1 << 23;
+
 /// The three ways to run an encrypted FFT of size `n`, each exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {

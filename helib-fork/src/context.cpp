@@ -65,6 +65,16 @@ Context::Context(const ContextParams& params)
         throw InvalidArgument("ciphertext_bits must be in 1..3600 (got " +
                               std::to_string(params.ciphertext_bits) + ")");
 
+    // Q alone has at least the requested bits, so a request above the 128-bit limit is refused
+    // here, before the primes and their tables (up to gigabytes) are built.
+    if (!params.allow_insecure && params.ciphertext_bits > max_log2_qp_for_128_bits(n_))
+        throw InsecureParameters(
+            std::to_string(params.ciphertext_bits) + " ciphertext bits at N = " + std::to_string(n_) +
+            (max_log2_qp_for_128_bits(n_) > 0
+                 ? " exceed the " + std::to_string(static_cast<int>(max_log2_qp_for_128_bits(n_))) +
+                       " bits of log2(QP) allowed for 128-bit security"
+                 : std::string(": the security table covers ring degrees 1024 to 131072 only")) +
+            "; use a larger ring or fewer modulus bits, or opt out explicitly");
     half_p_ = p_ / 2;
     p_limbs_ = static_cast<size_t>((NTL::NumBits(p_) + 63) / 64);
     p_limb_vec_.resize(p_limbs_);

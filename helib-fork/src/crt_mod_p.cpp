@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "errors.h"
@@ -64,8 +65,9 @@ inline void dot_limbs(u64* acc, const u64* y, const u64* x, size_t terms) {
 // The per-coefficient part of reconstruct_mod_p, for p of W limbs (W = 0: any, given as w).
 template <size_t W>
 void reconstruct_coeffs(const Context& ctx, const RnsPoly& v, size_t l, size_t w_any, const u64* consts,
-                        u64 p_neg_inv, u64* out) {
+                        u64 p_neg_inv, u64* out, double max_ratio) {
     const size_t w = W ? W : w_any;
+    const double log2_q = ctx.log2_q(l);
     // Each column term is below 2^64 max(q_i) (alpha <= l is smaller still).
     u64 max_q = 0;
     for (size_t i = 0; i < l; ++i) max_q = std::max(max_q, ctx.prime(i));
@@ -91,9 +93,14 @@ void reconstruct_coeffs(const Context& ctx, const RnsPoly& v, size_t l, size_t w
             }
         }
         const double alpha = std::nearbyint(frac[kk]);
-        if (std::fabs(frac[kk] - alpha) >= 0.25)
+        const double ratio = std::fabs(frac[kk] - alpha);
+        if (ratio >= max_ratio)
             throw NoiseBudgetExhausted(
-                "measured noise exceeds a quarter of the modulus: decryption would not be reliable");
+                ratio >= 0.25 ? std::string("measured noise exceeds a quarter of the modulus: decryption would "
+                                            "not be reliable")
+                              : "measured noise 2^" + std::to_string(std::lround(std::log2(ratio) + log2_q)) +
+                                    " exceeds the ciphertext's tracked bound: its noise field does not match its "
+                                    "contents (corrupted or forged), so the result would not be reliable");
         u64* y = block.data() + kk * (l + 1);
         y[l] = static_cast<u64>(alpha);
         std::fill(acc.begin(), acc.end(), 0);
@@ -121,7 +128,9 @@ void reconstruct_coeffs(const Context& ctx, const RnsPoly& v, size_t l, size_t w
 // Modulo p that is sum_i y_i c_i + alpha d with c_i = (Q/q_i) mod p and d = -Q mod p. The sum is
 // below (l + 1) max(q_i) p, so one Montgomery reduction (R = 2^(64 w)) brings it near [0, p)
 // without a division, provided the constants carry the factor R (and the caller's scale).
-void reconstruct_mod_p(const Context& ctx, size_t level, const RnsPoly& y, const NTL::ZZ& scale, u64* out) {
+void reconstruct_mod_p(const Context& ctx, size_t level, const RnsPoly& y, const NTL::ZZ& scale, u64* out,
+                       double max_ratio) {
+    max_ratio = std::min(max_ratio, 0.25);
     const size_t w = ctx.p_limbs(), l = level;
     const LevelCrt& crt = ctx.crt(l);
     const NTL::ZZ& p = ctx.p();
@@ -134,13 +143,13 @@ void reconstruct_mod_p(const Context& ctx, size_t level, const RnsPoly& y, const
     const u64 p_neg_inv = neg_inverse_mod_2_64(ctx.p_limb_vec()[0]);
 
     switch (w) {
-        case 1: return reconstruct_coeffs<1>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        case 2: return reconstruct_coeffs<2>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        case 3: return reconstruct_coeffs<3>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        case 4: return reconstruct_coeffs<4>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        case 5: return reconstruct_coeffs<5>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        case 6: return reconstruct_coeffs<6>(ctx, y, l, w, consts.data(), p_neg_inv, out);
-        default: return reconstruct_coeffs<0>(ctx, y, l, w, consts.data(), p_neg_inv, out);
+        case 1: return reconstruct_coeffs<1>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        case 2: return reconstruct_coeffs<2>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        case 3: return reconstruct_coeffs<3>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        case 4: return reconstruct_coeffs<4>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        case 5: return reconstruct_coeffs<5>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        case 6: return reconstruct_coeffs<6>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
+        default: return reconstruct_coeffs<0>(ctx, y, l, w, consts.data(), p_neg_inv, out, max_ratio);
     }
 }
 

@@ -14,8 +14,10 @@ namespace helib {
 // Writes ([v_k]_Q * scale) mod p for every coefficient k of v (level `level`), each as
 // ctx.p_limbs() limbs, given the rows y_i = [v_i (Q/q_i)^-1]_{q_i} (ctx.crt(level).punct_inv;
 // NttTable::inverse_scaled applies it for free). `scale` is reduced mod p (decryption passes the inverse
-// of the ciphertext's plaintext factor). Throws NoiseBudgetExhausted when some |[v_k]_Q| comes
-// within a quarter of Q/2, where the reconstruction could no longer be trusted.
-void reconstruct_mod_p(const Context& ctx, size_t level, const RnsPoly& y, const NTL::ZZ& scale, u64* out);
+// of the ciphertext's plaintext factor). Throws NoiseBudgetExhausted when some |[v_k]_Q| / Q
+// reaches `max_ratio` (at most 1/4, where the reconstruction could no longer be trusted; the
+// caller passes less to hold the phase to its tracked noise bound).
+void reconstruct_mod_p(const Context& ctx, size_t level, const RnsPoly& y, const NTL::ZZ& scale, u64* out,
+                       double max_ratio = 0.25);
 
 }  // namespace helib

@@ -12,6 +12,7 @@
 #include "rns_kernels.h"
 #include "rotated_sum.h"
 #include "serialize.h"
+#include "wipe.h"
 
 namespace helib {
 namespace {
@@ -43,7 +44,7 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     const Basis chain = chain_basis(ctx, L);
     Prng prng(os_seed());
     RnsPoly u = small_to_ntt(ctx, sample_ternary(prng, n), chain);
-    const std::vector<int32_t> e0 = sample_error(prng, n), e1 = sample_error(prng, n);
+    std::vector<int32_t> e0 = sample_error(prng, n), e1 = sample_error(prng, n);
 
     // c0 = b u + (p e0 + m), c1 = a u + p e1: the message joins e0 before the NTT, which
     // saves one transform per prime.
@@ -65,6 +66,11 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
         row_mul_add(c1, pk.a().row(r), u.row(r), n, br, ctx.simd());
     }
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(ctx.log2_canonical_norm(centered)));
+    // The encryption randomness would reveal the message: wipe it.
+    secure_wipe(u.data);
+    secure_wipe(e0);
+    secure_wipe(e1);
+    secure_wipe(centered);
     return c;
 }
 
@@ -74,7 +80,7 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     const Basis chain = chain_basis(ctx, L);
     const Seed a_seed = os_seed();
     Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
-    const std::vector<int32_t> e = sample_error(noise, n);
+    std::vector<int32_t> e = sample_error(noise, n);
 
     // c1 is never stored: each row of a is drawn into scratch (in row order, as
     // expand_public_a draws them again when the bytes are read), used for c0 and dropped.
@@ -93,6 +99,8 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise_symmetric(ctx.log2_canonical_norm(centered)));
     c.save_fields(w, ObjectKind::seeded_ciphertext);
     w.words(c.c0_.data.data(), c.c0_.data.size());
+    secure_wipe(e);
+    secure_wipe(centered);
     w.bytes(a_seed.data(), a_seed.size());
 }
 
@@ -117,7 +125,7 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
         const std::string bound = std::isinf(log2_noise_)
                                       ? std::string("unbounded (the budget ran out earlier)")
                                       : "2^" + std::to_string(std::llround(std::min(log2_noise_, 1e15)));
-        throw NoiseBudgetExhausted("noise budget exhausted: tracked noise bound " + bound +
+        throw NoiseBudgetExhausted("tracked noise bound " + bound +
                                    " against a modulus of 2^" +
                                    std::to_string(static_cast<int>(log2_modulus())) +
                                    "; decryption would not be reliable");
@@ -126,7 +134,11 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
     RnsPoly v;
     raw_phase(sk, v, ctx.crt(level_).punct_inv.data());
     const NTL::ZZ scale = NTL::IsOne(factor_) ? NTL::ZZ(1) : NTL::InvMod(factor_, ctx.p());
-    reconstruct_mod_p(ctx, level_, v, scale, out);
+    // The phase must respect the tracked bound (twice it, for the bound's tail): a ciphertext whose
+    // noise field was lowered after the fact is refused here even where its phase has not wrapped.
+    // Double precision resolves ratios down to about 2^-45 of Q, below which nothing is checked.
+    const double max_ratio = std::max(std::exp2(log2_noise_ + 1.0 - log2_modulus()), 0x1p-40);
+    reconstruct_mod_p(ctx, level_, v, scale, out, max_ratio);
 }
 
 double Ctxt::measure_noise(const SecKey& sk) const {
@@ -539,8 +551,15 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
 void Ctxt::square(const PubKey& pk) { mul(*this, pk); }
 
 void Ctxt::mod_switch_down() {
-    const Context& ctx = *ctx_;
     if (level_ <= 1) throw LevelError("ciphertext is at the lowest level: no prime left to drop");
+    if (noise_budget() > 0 && lowest_safe_level() == level_)
+        throw LevelError("dropping a prime at level " + std::to_string(level_) +
+                         " would use up the noise budget, so the plaintext would be lost");
+    drop_prime();
+}
+
+void Ctxt::drop_prime() {
+    const Context& ctx = *ctx_;
     const size_t top = level_ - 1, n = ctx.n();
     const u64 q = ctx.prime(top);
     const u64 t_inv = ctx.t_inv_mod(top), t_inv_s = shoup_precompute(t_inv, q);
@@ -574,11 +593,32 @@ void Ctxt::mod_switch_down() {
     factor_ = NTL::MulMod(factor_, NTL::InvMod(NTL::ZZ(q) % ctx.p(), ctx.p()), ctx.p());
 }
 
+size_t Ctxt::lowest_safe_level() const {
+    const Context& ctx = *ctx_;
+    size_t l = level_;
+    double noise = log2_noise_;
+    while (l > 1) {
+        const double after =
+            log2_add(noise - std::log2(static_cast<double>(ctx.prime(l - 1))), ctx.log2_modswitch_floor());
+        if (ctx.log2_q(l - 1) - 1.0 - after <= 0) break;
+        noise = after;
+        --l;
+    }
+    return l;
+}
+
 void Ctxt::mod_switch_to(size_t level) {
     if (level < 1 || level > level_)
         throw LevelError("cannot switch a ciphertext at level " + std::to_string(level_) +
                          " to level " + std::to_string(level) + " (levels go down to 1)");
-    while (level_ > level) mod_switch_down();
+    // Predict the noise first: a switch that would use up a healthy ciphertext's budget is
+    // refused before any row changes (the modulus-switching floor grows relative to Q as primes go).
+    if (noise_budget() > 0 && level < lowest_safe_level())
+        throw LevelError("switching to level " + std::to_string(level) +
+                         " would use up the noise budget, so the plaintext would be lost; the lowest level "
+                         "that keeps it is " +
+                         std::to_string(lowest_safe_level()));
+    while (level_ > level) drop_prime();
 }
 
 }  // namespace helib

@@ -78,8 +78,12 @@ public:
     static Ctxt inner_product(const std::vector<const Ctxt*>& cts, const std::vector<const EncodedPtxt*>& pts);
     void mul(const Ctxt& other, const PubKey& pk);
     void square(const PubKey& pk);
+    // Throws LevelError at level 1, or where dropping the prime would use up the budget.
     void mod_switch_down();
+    // Throws LevelError, leaving the ciphertext as it was, if the switch would use up the budget.
     void mod_switch_to(size_t level);
+    // The lowest level this ciphertext can be switched to with some budget left.
+    size_t lowest_safe_level() const;
     // Down to the lowest level whose noise stays 2 bits above the modulus-switching floor:
     // the budget is kept (up to the floor's share) and later operations run on fewer primes.
     void mod_switch_to_natural() { mod_switch_to(natural_level()); }
@@ -108,6 +112,8 @@ public:
     static Ctxt load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id);
 
 private:
+    // mod_switch_down without its checks (callers have made them).
+    void drop_prime();
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
     // The fields save() writes before the rows (c0 alone suffices for a seeded ciphertext).
     void save_fields(Writer& w, ObjectKind kind) const;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "rns_kernels.h"
+#include "wipe.h"
 
 namespace helib {
 
@@ -47,6 +48,11 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int3
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
 }
 
+SecKey::~SecKey() {
+    secure_wipe(s_);
+    secure_wipe(s_ntt_.data);
+}
+
 KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under) const {
     const Context& ctx = *ctx_;
     const size_t n = ctx.n();
@@ -59,7 +65,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         Prng expand(key.seed, j, kPublicRounds);
-        const std::vector<int32_t> e = sample_error(noise, n);
+        std::vector<int32_t> e = sample_error(noise, n);
         const SmallRows te(ctx, e, SmallScale::plaintext_modulus);
         RnsPoly a = RnsPoly::uninit(full.size(), n), b = RnsPoly::uninit(full.size(), n);
         for (size_t r = 0; r < full.size(); ++r) {
@@ -77,6 +83,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
         }
         key.a.push_back(std::move(a));
         key.b.push_back(std::move(b));
+        secure_wipe(e);
     }
     return key;
 }
@@ -97,6 +104,7 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     RnsPoly s2 = sk.s_ntt();
     mul_inplace(ctx, full, s2, sk.s_ntt());
     relin_ = sk.make_switch_key(s2);
+    secure_wipe(s2.data);
 }
 
 size_t PubKey::size_bytes() const {

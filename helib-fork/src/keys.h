@@ -42,6 +42,12 @@ class SecKey {
 public:
     // Samples a uniform ternary secret from the OS CSPRNG.
     explicit SecKey(std::shared_ptr<const Context> ctx);
+    // Both forms of s are zeroed before their memory is released.
+    ~SecKey();
+    SecKey(const SecKey&) = default;
+    SecKey(SecKey&&) = default;
+    SecKey& operator=(const SecKey&) = delete;
+    SecKey& operator=(SecKey&&) = delete;
 
     const std::shared_ptr<const Context>& context() const { return ctx_; }
     uint64_t id() const { return id_; }

@@ -1,4 +1,5 @@
 #include "random.h"
+#include "wipe.h"
 
 #include <sys/random.h>
 
@@ -55,6 +56,12 @@ Prng::Prng(const Seed& seed, uint64_t stream, int rounds) : double_rounds_(round
     key_nonce_[13] = 0;
     key_nonce_[14] = static_cast<uint32_t>(stream);
     key_nonce_[15] = static_cast<uint32_t>(stream >> 32);
+}
+
+Prng::~Prng() {
+    secure_wipe(key_nonce_.data(), sizeof key_nonce_);
+    secure_wipe(block_.data(), sizeof block_);
+    secure_wipe(&spare_, sizeof spare_);
 }
 
 void chacha_block(const uint32_t* key_nonce, uint64_t counter, int double_rounds, uint32_t* out) {

@@ -29,6 +29,10 @@ constexpr int kPublicRounds = 12;
 class Prng {
 public:
     explicit Prng(const Seed& seed, uint64_t stream = 0, int rounds = kSecretRounds);
+    // The key and the buffered keystream are wiped: a secret's generator must not outlive it.
+    ~Prng();
+    Prng(const Prng&) = default;
+    Prng& operator=(const Prng&) = default;
 
     uint64_t next_u64();
     uint32_t next_u32();

@@ -19,17 +19,13 @@ constexpr Row kTable[] = {
     {65536, {1747, 1199, 929}},   {131072, {3523, 2411, 1866}},
 };
 constexpr double kLevels[3] = {128, 192, 256};
+constexpr double kMaxEstimate = 256;
 
-// The row for n; above the table, scale the last row linearly in n (the table itself grows
-// about linearly).
+// The row for n, or all zeros outside the table: no estimate is claimed for ring sizes the
+// table does not cover.
 Row row_for(size_t n) {
     for (const Row& r : kTable)
         if (r.n == n) return r;
-    const Row& last = kTable[sizeof(kTable) / sizeof(kTable[0]) - 1];
-    if (n > last.n) {
-        double s = static_cast<double>(n) / static_cast<double>(last.n);
-        return Row{n, {last.bits[0] * s, last.bits[1] * s, last.bits[2] * s}};
-    }
     return Row{n, {0, 0, 0}};
 }
 
@@ -46,7 +42,8 @@ double estimate_security_bits(size_t n, double log2_qp) {
     const double x0 = 1.0 / r.bits[seg], x1 = 1.0 / r.bits[seg + 1];
     const double y0 = kLevels[seg], y1 = kLevels[seg + 1];
     const double lambda = y0 + (x - x0) * (y1 - y0) / (x1 - x0);
-    return std::max(0.0, lambda);
+    // The table ends at 256 bits: a smaller modulus is reported as 256 (read ">= 256").
+    return std::clamp(lambda, 0.0, kMaxEstimate);
 }
 
 }  // namespace helib

@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "galois.h"
 #include "keys.h"
+#include "wipe.h"
 
 namespace helib {
 namespace {
@@ -173,8 +174,8 @@ std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
     params.p = zz_from_limbs(p.data(), limbs);
     auto ctx = std::make_shared<const Context>(params);
     if (context_fingerprint(*ctx) != fingerprint)
-        throw Mismatch("these parameters give another context here than where the data was written "
-                       "(different primes: an engine of another version?)");
+        throw Mismatch("the context data is inconsistent: its parameters give other primes here than the "
+                       "fingerprint it records (corrupted or forged data, or an engine of another version)");
     return ctx;
 }
 
@@ -218,13 +219,18 @@ SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     const uint64_t id = read_key_header(r, ObjectKind::secret_key, *ctx);
     r.require(ctx->n(), "secret coefficients");
     std::vector<int32_t> s(ctx->n());
-    for (int32_t& c : s) {
-        int8_t b;
-        r.bytes(&b, 1, "secret coefficients");
-        if (b < -1 || b > 1) corrupt("a secret coefficient outside {-1, 0, 1}");
-        c = b;
+    try {
+        for (int32_t& c : s) {
+            int8_t b;
+            r.bytes(&b, 1, "secret coefficients");
+            if (b < -1 || b > 1) corrupt("a secret coefficient outside {-1, 0, 1}");
+            c = b;
+        }
+        return SecKey(std::move(ctx), id, std::move(s));
+    } catch (...) {
+        secure_wipe(s);  // a partly read secret is still secret
+        throw;
     }
-    return SecKey(std::move(ctx), id, std::move(s));
 }
 
 void PubKey::save(Writer& w) const {

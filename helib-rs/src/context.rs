@@ -172,8 +172,26 @@ impl Context {
     /// Estimated classical security level in bits (from the HE Standard table for a uniform
     /// ternary secret). Below 128 only if the context was built with
     /// [`ContextBuilder::allow_insecure`].
+    ///
+    /// The estimate never goes past its table: it is capped at 256, the table's last column
+    /// (read 256 as "at least 256"), and it is 0 for ring degrees outside the table (1024 to
+    /// 131072), which are refused unless the caller opts out.
+    /// [`security_label`](Self::security_label) formats it that way.
     pub fn security_bits(&self) -> f64 {
         self.inner.info.security_bits
+    }
+
+    /// [`security_bits`](Self::security_bits) for people: `"~171 bits"`, `">= 256 bits"` at the
+    /// table's cap, `"none claimed (...)"` where the estimate is 0.
+    pub fn security_label(&self) -> String {
+        let bits = self.security_bits();
+        if bits >= 256.0 {
+            ">= 256 bits".into()
+        } else if bits <= 0.0 {
+            "none claimed (far below 128 bits, or a ring size outside the table)".into()
+        } else {
+            format!("~{bits:.0} bits")
+        }
     }
 
     /// Noise budget, in bits, of a fresh encryption: roughly how much noise growth the
@@ -309,9 +327,15 @@ impl ContextBuilder {
                 ))
             }
             Some(RingSize::CyclotomicIndex(m)) => m,
-            Some(RingSize::Degree(n)) => n.checked_mul(2).ok_or_else(|| {
-                Error::InvalidArgument(format!("ring degree {n} is far too large"))
-            })?,
+            // Checked here so that the message speaks of N, the size the caller gave.
+            Some(RingSize::Degree(n)) if n.is_power_of_two() && (1024..=1 << 19).contains(&n) => {
+                2 * n
+            }
+            Some(RingSize::Degree(n)) => {
+                return Err(Error::InvalidArgument(format!(
+                    "the ring degree N must be a power of two in [1024, 2^19] (got {n})"
+                )))
+            }
         };
         let p_limbs = self.p_limbs.ok_or_else(|| {
             Error::InvalidArgument(

@@ -24,9 +24,12 @@ pub enum Error {
     /// Objects of different contexts or different keys were combined (`HELIB_ERR_MISMATCH`).
     #[error("mismatched objects: {0}")]
     Mismatch(String),
-    /// The ciphertext's noise budget is used up, so the result could not be trusted
-    /// (`HELIB_ERR_NOISE_BUDGET_EXHAUSTED`). Decryption refuses rather than return a wrong
-    /// value.
+    /// The ciphertext's noise budget is used up, or its measured noise exceeds its recorded
+    /// bound, so the result could not be trusted (`HELIB_ERR_NOISE_BUDGET_EXHAUSTED`). For
+    /// honestly computed ciphertexts decryption refuses rather than return a wrong value.
+    /// Serialized bytes are not authenticated, so a forged ciphertext can still decrypt to a
+    /// wrong value: check results on the owner's side (`he_fft::check`), and never report a
+    /// failure back to whoever supplied the ciphertext.
     #[error("noise budget exhausted: {0}")]
     NoiseBudgetExhausted(String),
     /// A key the operation needs is missing, e.g. a Galois key (`HELIB_ERR_MISSING_KEY`).
@@ -58,6 +61,11 @@ pub enum Error {
     /// (see [`BatchEncoder::new`](crate::BatchEncoder::new)).
     #[error("no slots: {0}")]
     NoSlots(String),
+    /// A result the data owner received failed its check (e.g. `he_fft::check`): the server
+    /// computed something else, or the bytes were altered on the way. Tell nobody but the owner
+    /// which result failed: a verdict sent back is an oracle for whoever forged it.
+    #[error("result rejected: {0}")]
+    ResultRejected(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

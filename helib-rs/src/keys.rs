@@ -5,6 +5,7 @@ use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
 use helib_bindings as sys;
+use zeroize::Zeroizing;
 
 use crate::context::Context;
 use crate::error::{check, Error, Result};
@@ -70,9 +71,10 @@ impl SecKey {
     /// The secret's `N` coefficients, each in `{-1, 0, 1}`.
     ///
     /// **Sensitive**: anyone holding these can decrypt every ciphertext under this key. Meant
-    /// for tests and for exporting the key to protected storage.
-    pub fn coefficients(&self) -> Result<Vec<i8>> {
-        let mut out = vec![0i8; self.ctx.ring_degree()];
+    /// for tests and for exporting the key to protected storage. The buffer is zeroed when
+    /// dropped.
+    pub fn coefficients(&self) -> Result<Zeroizing<Vec<i8>>> {
+        let mut out = Zeroizing::new(vec![0i8; self.ctx.ring_degree()]);
         let mut needed = 0usize;
         // SAFETY: the key handle is live; `out` is writable for `out.len()` elements and
         // `needed` is a valid out-pointer.

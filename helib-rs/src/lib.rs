@@ -92,6 +92,7 @@ mod ops;
 mod periodic;
 mod ptxt;
 mod rotated_sum;
+mod secret_file;
 mod self_test;
 mod serialize;
 mod slots;
@@ -105,4 +106,7 @@ pub use keys::{PubKey, SecKey};
 pub use memory::retain_freed_memory;
 pub use periodic::PeriodicEncoder;
 pub use ptxt::EncodedPtxt;
+pub use secret_file::write_private_file;
 pub use self_test::self_test;
+/// Re-exported: the wrapper that zeroes secret buffers ([`SecKey::to_bytes`]) when dropped.
+pub use zeroize::Zeroizing;

@@ -100,14 +100,17 @@ impl Ctxt {
 
     /// BGV modulus switching: drops the top prime. The plaintext is unchanged; the noise
     /// shrinks along with the modulus (down to a floor). Fails with
-    /// [`Error::Level`](crate::Error::Level) at level 1.
+    /// [`Error::Level`](crate::Error::Level), leaving the ciphertext as it was, at level 1 or
+    /// where the remaining primes could no longer hold the plaintext above that floor.
     pub fn mod_switch_down(&mut self) -> Result<()> {
         // SAFETY: `a` is this ciphertext's live handle, exclusively borrowed.
         self.modify(|a| unsafe { sys::helib_ctxt_mod_switch_down(a) })
     }
 
     /// BGV modulus switching down to `level` primes (1 ..= the current level). The plaintext
-    /// is unchanged.
+    /// is unchanged. Fails with [`Error::Level`](crate::Error::Level) before touching the
+    /// ciphertext if `level` is out of range, or too low to hold the plaintext above the
+    /// modulus-switching floor (its message names the lowest level that keeps it).
     pub fn mod_switch_to(&mut self, level: u32) -> Result<()> {
         // SAFETY: `a` is this ciphertext's live handle, exclusively borrowed.
         self.modify(|a| unsafe { sys::helib_ctxt_mod_switch_to(a, level) })

@@ -17,6 +17,7 @@ use std::ptr;
 
 use ark_ff::PrimeField;
 use helib_bindings as sys;
+use zeroize::Zeroizing;
 
 use crate::context::Context;
 use crate::ctxt::Ctxt;
@@ -101,15 +102,15 @@ impl SecKey {
     /// The secret key as bytes.
     ///
     /// **Sensitive**: whoever holds these bytes can decrypt every ciphertext under this key.
-    /// Store them as you would any private key (encrypted at rest, never sent to the server).
-    /// The returned `Vec` is not wiped when dropped; wrap it (e.g. in the `zeroize` crate's
-    /// types) if that matters to you.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+    /// Store them as you would any private key (encrypted at rest, never sent to the server;
+    /// on Unix, a file of mode 0600). The buffer is zeroed when dropped.
+    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
         collect_bytes(|out, len, needed| {
             // SAFETY: the key handle is live; `out` is null or writable for `len` bytes;
             // `needed` is a valid out-pointer.
             unsafe { sys::helib_seckey_serialize(self.as_ptr(), out, len, needed) }
         })
+        .map(Zeroizing::new)
     }
 
     /// Reads a secret key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.

@@ -323,12 +323,26 @@ fn mod_switching_stops_at_level_one() {
     assert!(matches!(err, Error::Level(_)), "{err:?}");
     assert_eq!(ct.level(), top, "refused switches leave the level alone");
 
-    ct.mod_switch_to(1).expect("level 1 exists");
-    assert_eq!(ct.level(), 1);
-    let err = ct.mod_switch_down().expect_err("no prime left to drop");
+    // Level 1 exists, but one prime cannot hold a 254-bit plaintext: refused, not destroyed.
+    let err = ct
+        .mod_switch_to(1)
+        .expect_err("the plaintext does not fit one prime");
+    assert!(matches!(err, Error::Level(_)), "{err:?}");
+    assert_eq!(ct.level(), top);
+    // Dropping primes one at a time stops at the lowest level that keeps the plaintext.
+    while ct.mod_switch_down().is_ok() {}
+    let lowest = ct.level();
+    assert!(1 < lowest && lowest < top, "{lowest}");
+    let err = ct
+        .mod_switch_down()
+        .expect_err("the next prime holds the plaintext");
     assert!(matches!(err, Error::Level(_)), "{err:?}");
     assert!(!message(&err).is_empty());
-    assert_eq!(ct.level(), 1);
+    assert_eq!(ct.level(), lowest);
+    assert_eq!(
+        fx.sk.decrypt_const::<F>(&ct).expect("decrypts"),
+        F::from(7u64)
+    );
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn two_key_generations_differ() {
         .expect("second key")
         .coefficients()
         .expect("coefficients");
-    let same = s1.iter().zip(&s2).filter(|(a, b)| a == b).count();
+    let same = s1.iter().zip(s2.iter()).filter(|(a, b)| a == b).count();
     // Independent uniform ternary keys agree on about a third of the coefficients.
     assert!(
         same < s1.len() / 2,

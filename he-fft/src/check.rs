@@ -1,0 +1,172 @@
+//! Checks the data owner runs on what an untrusted server returns, in `O(n)` field operations
+//! instead of redoing the `O(n log n)` transform.
+//!
+//! Each check evaluates both sides of a polynomial identity at one point `r` drawn from the OS
+//! CSPRNG after the result arrived. A wrong result makes the two sides different polynomials of
+//! degree below `2n`, which agree at a random point with probability at most `2n / p`
+//! (Schwartz-Zippel): about `2^-232` for BN254 at `n = 2^20`. The server never learns `r`, so it
+//! cannot aim at it; run the check on the decrypted result, on the owner's side only, and do not
+//! tell the server whether it passed (see the README's threat model).
+//!
+//! The interpolation side uses the barycentric form on the coset `D = g H` (`g = 1` for the
+//! subgroup itself): the polynomial with values `v_k` at `x_k = g w^k` is, at `r` outside `D`,
+//!
+//! ```text
+//! V(r) = (r^n - g^n) / (n g^n) * sum_k v_k x_k / (r - x_k)
+//! ```
+//!
+//! whose `n` inverses cost one field inversion and `3n` products together (batch inversion).
+//!
+//! ```
+//! use ark_bn254::Fr;
+//! use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+//! use he_fft::{check, Direction};
+//!
+//! let domain = Radix2EvaluationDomain::<Fr>::new(8).unwrap();
+//! let x: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+//! let mut y = domain.fft(&x);
+//! assert!(check::fft(&domain, Direction::Forward, &x, &y).is_ok());
+//! y[3] += Fr::from(1u64); // what a cheating server might return
+//! assert!(check::fft(&domain, Direction::Forward, &x, &y).is_err());
+//! ```
+
+use ark_ff::{batch_inversion, FftField, Field, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{Error, Result};
+
+use crate::Direction;
+
+/// Checks that `output` is the transform `direction` of `input` on `domain` (a subgroup or a
+/// coset, as ark-poly's [`EvaluationDomain::fft`] / [`EvaluationDomain::ifft`] compute it).
+///
+/// Fails with [`Error::ResultRejected`] if it is not (with probability at least
+/// `1 - 2n/p` for a wrong output), and with [`Error::InvalidLength`] if either vector is not of
+/// the domain's size.
+pub fn fft<F: FftField + PrimeField>(
+    domain: &Radix2EvaluationDomain<F>,
+    direction: Direction,
+    input: &[F],
+    output: &[F],
+) -> Result<()> {
+    let n = domain.size();
+    expect_len("input", input.len(), n)?;
+    expect_len("output", output.len(), n)?;
+    // Forward: the output holds the values of the input's polynomial; inverse: the reverse.
+    let (coeffs, values) = match direction {
+        Direction::Forward => (input, output),
+        Direction::Inverse => (output, input),
+    };
+    let r = challenge(domain)?;
+    let weights = Barycentric::new(domain, r);
+    if horner(coeffs, r) == weights.interpolate(values) {
+        Ok(())
+    } else {
+        Err(Error::ResultRejected(format!(
+            "the {n}-point {} does not match its input",
+            match direction {
+                Direction::Forward => "FFT",
+                Direction::Inverse => "inverse FFT",
+            }
+        )))
+    }
+}
+
+/// Checks that `h` (coefficients, length `n`) is the quotient of a QAP prover's witness map:
+/// `h(X) Z_H(X) = A(X) B(X) - C(X)`, where `A`, `B`, `C` take the values `a`, `b`, `c` on the
+/// subgroup `domain = H` of size `n` and `Z_H = X^n - 1`.
+///
+/// This holds for one `h` exactly when the constraints hold (`a_i b_i = c_i`), so a failure
+/// means a wrong `h` or an unsatisfied witness. Fails with [`Error::ResultRejected`] then, and
+/// with [`Error::InvalidLength`] for vectors not of length `n`.
+pub fn quotient<F: FftField + PrimeField>(
+    domain: &Radix2EvaluationDomain<F>,
+    a: &[F],
+    b: &[F],
+    c: &[F],
+    h: &[F],
+) -> Result<()> {
+    let n = domain.size();
+    for (name, v) in [("a", a), ("b", b), ("c", c), ("h", h)] {
+        expect_len(name, v.len(), n)?;
+    }
+    let r = challenge(domain)?;
+    let weights = Barycentric::new(domain, r);
+    let [ar, br, cr] = [a, b, c].map(|v| weights.interpolate(v));
+    if horner(h, r) * domain.evaluate_vanishing_polynomial(r) == ar * br - cr {
+        Ok(())
+    } else {
+        Err(Error::ResultRejected(format!(
+            "h Z_H differs from A B - C for the {n}-point domain: a wrong quotient, or \
+             constraints the witness does not satisfy"
+        )))
+    }
+}
+
+fn expect_len(name: &str, len: usize, n: usize) -> Result<()> {
+    if len == n {
+        Ok(())
+    } else {
+        Err(Error::InvalidLength(format!(
+            "{name} has {len} values, the domain {n}"
+        )))
+    }
+}
+
+/// A uniform point of the field outside `domain` (where the barycentric form is defined),
+/// from the OS CSPRNG: 64 bytes reduced mod p, so the bias is below 2^-250.
+fn challenge<F: FftField + PrimeField>(domain: &Radix2EvaluationDomain<F>) -> Result<F> {
+    loop {
+        let mut bytes = [0u8; 64];
+        getrandom::fill(&mut bytes)
+            .map_err(|e| Error::Internal(format!("the OS random number generator failed: {e}")))?;
+        let r = F::from_le_bytes_mod_order(&bytes);
+        if !domain.evaluate_vanishing_polynomial(r).is_zero() {
+            return Ok(r);
+        }
+    }
+}
+
+/// `sum_i coeffs[i] r^i`.
+fn horner<F: Field>(coeffs: &[F], r: F) -> F {
+    coeffs.iter().rev().fold(F::zero(), |acc, &c| acc * r + c)
+}
+
+/// The weights `1 / (r - x_k)` and the factor in front of the barycentric sum, at one `r`.
+struct Barycentric<F: Field> {
+    inverses: Vec<F>,
+    /// `(r^n - g^n) / (n g^n)`.
+    scale: F,
+    r: F,
+}
+
+impl<F: FftField + PrimeField> Barycentric<F> {
+    fn new(domain: &Radix2EvaluationDomain<F>, r: F) -> Self {
+        let n = domain.size();
+        let g = domain.coset_offset();
+        let mut x = g;
+        let mut inverses = Vec::with_capacity(n);
+        for _ in 0..n {
+            inverses.push(r - x);
+            x *= domain.group_gen();
+        }
+        batch_inversion(&mut inverses);
+        let g_n = domain.coset_offset_pow_size();
+        let scale = domain.evaluate_vanishing_polynomial(r)
+            * (domain.size_as_field_element() * g_n)
+                .inverse()
+                .unwrap_or_default();
+        Barycentric { inverses, scale, r }
+    }
+
+    /// The interpolant of `values` (on the domain, in its order) at `r`, using
+    /// `x_k / (r - x_k) = r / (r - x_k) - 1`.
+    fn interpolate(&self, values: &[F]) -> F {
+        let (weighted, plain) = values
+            .iter()
+            .zip(&self.inverses)
+            .fold((F::zero(), F::zero()), |(w, s), (&v, &inv)| {
+                (w + v * inv, s + v)
+            });
+        self.scale * (self.r * weighted - plain)
+    }
+}

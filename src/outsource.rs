@@ -1,0 +1,317 @@
+//! The outsourced FFT of `examples/outsource.rs` as three steps that share nothing but files:
+//! the data owner encrypts ([`owner`]), a server that never sees the secret key computes the
+//! FFT ([`server`]), and the owner decrypts and checks the result ([`verify`]).
+//!
+//! `DIR/public/` is what the server reads and writes: context, public key, Galois keys, the
+//! encrypted input and the request. `DIR/owner/` stays with the owner: the secret key and the
+//! plain input (both written 0600), and its own copies of the context, public key and request.
+//! [`verify`] trusts nothing in `DIR/public/` but the output ciphertexts, and those only after
+//! they decrypt under the owner's key and pass the owner's `O(n)` check
+//! ([`he_fft::check::fft`]).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ark_bn254::Fr;
+use ark_ff::{PrimeField, UniformRand};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::rand::SeedableRng;
+use he_fft::{check, Direction, FftOptions, FftRoute, Route};
+use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+
+use crate::job::BoxError;
+
+/// What the owner asks for: the size, the number of input (and output) ciphertexts, the route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The FFT size `n`.
+    pub size: usize,
+    /// Ciphertexts in the input, and in the output.
+    pub count: usize,
+    /// The route the server runs.
+    pub route: Route,
+}
+
+const ROUTES: [(Route, &str); 3] = [
+    (Route::OneProduct, "one-product"),
+    (Route::TwoStages, "two-stages"),
+    (Route::FourSteps, "four-steps"),
+];
+
+/// The route's name in a request.
+pub fn route_name(route: Route) -> &'static str {
+    ROUTES
+        .iter()
+        .find(|(r, _)| *r == route)
+        .map_or("one-product", |(_, name)| name)
+}
+
+impl Request {
+    fn to_text(self) -> String {
+        format!(
+            "{} forward {} {}\n",
+            self.size,
+            self.count,
+            route_name(self.route)
+        )
+    }
+
+    fn parse(text: &str) -> Result<Request, BoxError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let route = |name: &str| ROUTES.iter().find(|(_, n)| *n == name).map(|(r, _)| *r);
+        match fields.as_slice() {
+            [size, "forward", count, name] => {
+                let size: usize = size.parse().map_err(|_| format!("bad size {size:?}"))?;
+                crate::job::check_size(size)?;
+                let count: usize = count.parse().map_err(|_| format!("bad count {count:?}"))?;
+                if count == 0 || count > he_fft::Layout::MAX_CIPHERTEXTS {
+                    return Err(format!("bad ciphertext count {count}").into());
+                }
+                let route = route(name).ok_or_else(|| format!("unknown route {name:?}"))?;
+                Ok(Request { size, count, route })
+            }
+            _ => Err(format!("malformed request: {text:?}").into()),
+        }
+    }
+}
+
+/// What [`owner`] did, for the example to print.
+#[derive(Debug)]
+pub struct OwnerReport {
+    /// The request written to both sides.
+    pub request: Request,
+    /// `(file name, bytes)` of everything in `DIR/public/`.
+    pub files: Vec<(String, usize)>,
+    /// Ring degree and security of the context.
+    pub ring_degree: usize,
+    /// [`Context::security_label`].
+    pub security: String,
+    /// Keys, encryption and files.
+    pub time: Duration,
+}
+
+/// What [`verify`] found.
+#[derive(Debug)]
+pub struct Verdict {
+    /// Whether the owner's check accepted the decrypted result.
+    pub accepted: bool,
+    /// Why not, if not.
+    pub reason: Option<String>,
+    /// The owner's `O(n)` check.
+    pub check_time: Duration,
+    /// The plain arkworks FFT of the same input, timed in the same run for comparison.
+    pub plain_fft_time: Duration,
+    /// The smallest noise budget left among the outputs.
+    pub noise_budget: f64,
+}
+
+fn public(dir: &Path, name: &str) -> PathBuf {
+    dir.join("public").join(name)
+}
+
+fn private(dir: &Path, name: &str) -> PathBuf {
+    dir.join("owner").join(name)
+}
+
+fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
+    fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
+}
+
+fn write_private(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
+    helib_rs::write_private_file(&path, bytes)?;
+    Ok(())
+}
+
+fn read(path: PathBuf) -> Result<Vec<u8>, BoxError> {
+    Ok(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+}
+
+fn read_request(path: PathBuf) -> Result<Request, BoxError> {
+    let text = String::from_utf8(read(path.clone())?)
+        .map_err(|_| format!("{}: not text", path.display()))?;
+    Request::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The forward FFT of `size` points by `route` on `ctx`.
+fn transform(route: Route, ctx: &Context, size: usize) -> Result<FftRoute<Fr>, BoxError> {
+    let domain = subgroup(size)?;
+    Ok(FftRoute::new(
+        route,
+        ctx,
+        &domain,
+        Direction::Forward,
+        &FftOptions::default(),
+    )?)
+}
+
+fn subgroup(size: usize) -> Result<Radix2EvaluationDomain<Fr>, BoxError> {
+    Ok(Radix2EvaluationDomain::<Fr>::new(size)
+        .filter(|d| d.size() == size)
+        .ok_or("no FFT domain of this size")?)
+}
+
+/// The owner's step: keys, the encrypted random input of `size` values, and the request.
+/// `small` takes the insecure toy ring `N = 2048` (one product) instead of the fastest route's
+/// secure context.
+pub fn owner(dir: &Path, size: usize, small: bool) -> Result<OwnerReport, BoxError> {
+    crate::job::check_size(size)?;
+    let start = Instant::now();
+    let (route, ctx) = if small {
+        let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
+        (Route::OneProduct, crate::job::toy_context(bits)?)
+    } else {
+        let route = Route::fastest_for(size);
+        (route, route.context::<Fr>(size)?)
+    };
+    let fft = transform(route, &ctx, size)?;
+    fs::create_dir_all(dir.join("public"))?;
+    fs::create_dir_all(dir.join("owner"))?;
+    let sk = SecKey::generate(&ctx)?;
+    let pk = PubKey::generate(&sk)?;
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+    // Test data, not a secret: a time seed is enough.
+    let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(crate::demo::time_seed());
+    let x: Vec<Fr> = (0..size).map(|_| Fr::rand(&mut rng)).collect();
+    // Secret-key encryption: the owner has the key anyway, and the upload is half the bytes
+    // with more noise budget left for the server.
+    let inputs = fft.encrypt_to_bytes(&sk, &x)?;
+    let request = Request {
+        size,
+        count: inputs.len(),
+        route,
+    };
+
+    let mut files = vec![
+        ("context.bin".to_string(), ctx.to_bytes()?),
+        ("pubkey.bin".to_string(), pk.to_bytes()?),
+        ("galois.bin".to_string(), gk.to_bytes()?),
+        ("request.txt".to_string(), request.to_text().into_bytes()),
+    ];
+    for (i, bytes) in inputs.into_iter().enumerate() {
+        files.push((format!("input-{i}.ct"), bytes));
+    }
+    // Outputs of an earlier run must not pass for this one's.
+    for i in 0..he_fft::Layout::MAX_CIPHERTEXTS {
+        let _ = fs::remove_file(public(dir, &format!("output-{i}.ct")));
+    }
+    for (name, bytes) in &files {
+        write(public(dir, name), bytes)?;
+    }
+    write_private(private(dir, "secret.bin"), &sk.to_bytes()?)?;
+    let plain: String = x.iter().map(|v| format!("{v}\n")).collect();
+    write_private(private(dir, "input.txt"), plain.as_bytes())?;
+    // The owner's own copies: verification trusts nothing the server can write.
+    for name in ["context.bin", "pubkey.bin", "request.txt"] {
+        let bytes = &files.iter().find(|(n, _)| n == name).ok_or(name)?.1;
+        write(private(dir, name), bytes)?;
+    }
+    Ok(OwnerReport {
+        request,
+        files: files.iter().map(|(n, b)| (n.clone(), b.len())).collect(),
+        ring_degree: ctx.ring_degree(),
+        security: ctx.security_label(),
+        time: start.elapsed(),
+    })
+}
+
+/// What [`server`] did.
+#[derive(Debug)]
+pub struct ServerReport {
+    /// The request it served.
+    pub request: Request,
+    /// Galois keys read.
+    pub keys: usize,
+    /// Reading and validating keys and ciphertexts.
+    pub load_time: Duration,
+    /// The FFT (with encoding its diagonals) and writing the outputs.
+    pub run_time: Duration,
+}
+
+/// The server's step: reads `DIR/public/` only and writes the encrypted result there.
+/// `allow_toy` accepts contexts below 128-bit security (the owner's `--small`); without it the
+/// server refuses them before building anything.
+pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
+    let request = read_request(public(dir, "request.txt"))?;
+    let load = Instant::now();
+    let ctx_bytes = read(public(dir, "context.bin"))?;
+    let ctx = if allow_toy {
+        Context::from_bytes_allow_insecure(&ctx_bytes)?
+    } else {
+        Context::from_bytes(&ctx_bytes)?
+    };
+    let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
+    let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+    let cts = (0..request.count)
+        .map(|i| {
+            Ok(Ctxt::from_bytes(
+                &pk,
+                &read(public(dir, &format!("input-{i}.ct")))?,
+            )?)
+        })
+        .collect::<Result<Vec<_>, BoxError>>()?;
+    let load_time = load.elapsed();
+
+    let run = Instant::now();
+    let fft = transform(request.route, &ctx, request.size)?;
+    let out = fft.apply(&gk, &cts)?;
+    for (i, ct) in out.iter().enumerate() {
+        write(public(dir, &format!("output-{i}.ct")), &ct.to_bytes()?)?;
+    }
+    Ok(ServerReport {
+        request,
+        keys: gk.elements().len(),
+        load_time,
+        run_time: run.elapsed(),
+    })
+}
+
+/// The owner's last step: decrypts the server's outputs with what it kept in `DIR/owner/`
+/// and checks them against its own input and request. `Ok` with `accepted: false` is a
+/// rejected result; `Err` is a result that could not be read or decrypted (equally not to be
+/// used, and equally not to be reported back to the server).
+pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
+    let request = read_request(private(dir, "request.txt"))?;
+    let ctx = Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"))?)?;
+    let sk = SecKey::from_bytes(&ctx, &read(private(dir, "secret.bin"))?)?;
+    let pk = PubKey::from_bytes(&ctx, &read(private(dir, "pubkey.bin"))?)?;
+    let x = String::from_utf8(read(private(dir, "input.txt"))?)?
+        .lines()
+        .map(|l| {
+            l.parse::<Fr>()
+                .map_err(|_| format!("bad field element {l:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if x.len() != request.size {
+        return Err(format!(
+            "the kept input has {} values, the request {}",
+            x.len(),
+            request.size
+        )
+        .into());
+    }
+    let outs = (0..request.count)
+        .map(|i| {
+            let path = public(dir, &format!("output-{i}.ct"));
+            Ok(Ctxt::from_bytes(&pk, &read(path)?)?)
+        })
+        .collect::<Result<Vec<_>, BoxError>>()?;
+    let fft = transform(request.route, &ctx, request.size)?;
+    let y = fft.decrypt(&sk, &outs)?;
+    let domain = subgroup(request.size)?;
+    let t = Instant::now();
+    let checked = check::fft(&domain, Direction::Forward, &x, &y);
+    let check_time = t.elapsed();
+    let (_, plain_fft_time) = crate::median_time(|| domain.fft(&x));
+    Ok(Verdict {
+        accepted: checked.is_ok(),
+        reason: checked.err().map(|e| e.to_string()),
+        check_time,
+        plain_fft_time,
+        noise_budget: outs
+            .iter()
+            .map(Ctxt::noise_budget)
+            .fold(f64::INFINITY, f64::min),
+    })
+}

@@ -1,0 +1,148 @@
+//! The outsourced FFT against a server that cheats: forged requests, echoed or swapped
+//! ciphertexts, truncated and missing files. The owner's verify step accepts only the true
+//! FFT of its own input and never trusts what the server can write.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use bigp_he::outsource::{owner, server, verify};
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("bigp-he-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn public(dir: &Path, name: &str) -> PathBuf {
+    dir.join("public").join(name)
+}
+
+/// The owner's and the server's steps on the toy ring.
+fn honest_run(name: &str, size: usize) -> TempDir {
+    let dir = TempDir::new(name);
+    owner(&dir.0, size, true).expect("owner");
+    server(&dir.0, true).expect("server");
+    dir
+}
+
+#[test]
+fn an_honest_result_is_accepted() {
+    let dir = honest_run("honest", 16);
+    let verdict = verify(&dir.0).expect("verify");
+    assert!(verdict.accepted, "{:?}", verdict.reason);
+}
+
+#[test]
+fn a_forged_request_and_an_echoed_input_are_rejected() {
+    // The reported attack: no server run at all, a request of size 1, the input as output.
+    let dir = TempDir::new("forged");
+    owner(&dir.0, 16, true).expect("owner");
+    fs::write(public(&dir.0, "request.txt"), "1 forward 1 one-product\n").unwrap();
+    fs::copy(public(&dir.0, "input-0.ct"), public(&dir.0, "output-0.ct")).unwrap();
+    let verdict = verify(&dir.0).expect("the echoed input decrypts");
+    assert!(!verdict.accepted);
+    assert!(verdict.reason.unwrap().contains("does not match"));
+}
+
+#[test]
+fn a_server_obeying_a_forged_request_is_rejected() {
+    let dir = TempDir::new("forged-size");
+    owner(&dir.0, 16, true).expect("owner");
+    // The server computes a transform of another size than the owner asked for.
+    fs::write(public(&dir.0, "request.txt"), "8 forward 1 one-product\n").unwrap();
+    server(&dir.0, true).expect("server");
+    match verify(&dir.0) {
+        Ok(verdict) => assert!(!verdict.accepted),
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
+
+#[test]
+fn results_of_another_owner_are_refused() {
+    let mine = honest_run("mine", 16);
+    let theirs = honest_run("theirs", 16);
+    fs::copy(
+        public(&theirs.0, "output-0.ct"),
+        public(&mine.0, "output-0.ct"),
+    )
+    .unwrap();
+    let err = verify(&mine.0).expect_err("another key's ciphertext");
+    assert!(err.to_string().contains("another"), "{err}");
+}
+
+#[test]
+fn truncated_and_missing_outputs_are_errors() {
+    let dir = honest_run("truncated", 16);
+    let path = public(&dir.0, "output-0.ct");
+    let bytes = fs::read(&path).unwrap();
+    for cut in [0, 10, 40, bytes.len() / 2, bytes.len() - 1] {
+        fs::write(&path, &bytes[..cut]).unwrap();
+        assert!(verify(&dir.0).is_err(), "cut at {cut}");
+    }
+    fs::remove_file(&path).unwrap();
+    assert!(verify(&dir.0).is_err(), "missing output");
+    // A flipped byte inside the rows: it decrypts to something else, which the check refuses.
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 100;
+    flipped[at] ^= 1;
+    fs::write(&path, &flipped).unwrap();
+    match verify(&dir.0) {
+        Ok(verdict) => assert!(!verdict.accepted, "a changed ciphertext passed"),
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
+
+#[test]
+fn outputs_of_an_earlier_run_do_not_count() {
+    let dir = honest_run("rerun", 16);
+    // The owner starts over with a new input: the old output must not pass for the new one.
+    owner(&dir.0, 16, true).expect("owner again");
+    assert!(verify(&dir.0).is_err(), "the old output was removed");
+}
+
+#[test]
+fn the_server_refuses_a_toy_ring_unless_told_otherwise() {
+    let dir = TempDir::new("toy");
+    owner(&dir.0, 16, true).expect("owner");
+    let err = server(&dir.0, false).expect_err("insecure context");
+    assert!(err.to_string().contains("insecure"), "{err}");
+}
+
+#[test]
+fn the_owner_keeps_its_secrets_private() {
+    let dir = TempDir::new("private");
+    fs::create_dir_all(dir.0.join("owner")).unwrap();
+    for name in ["secret.bin", "input.txt"] {
+        fs::write(dir.0.join("owner").join(name), b"old").unwrap();
+    }
+    owner(&dir.0, 16, true).expect("owner");
+    #[cfg(unix)]
+    for name in ["secret.bin", "input.txt"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(dir.0.join("owner").join(name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{name}");
+    }
+}
+
+#[test]
+fn sizes_no_route_takes_are_refused_up_front() {
+    for size in [0, 3, 1000, (he_fft::MAX_FFT_SIZE) * 2, 1 << 30] {
+        let dir = TempDir::new("sizes");
+        let err = owner(&dir.0, size, true).expect_err("bad size");
+        assert!(err.to_string().contains("power of two"), "{size}: {err}");
+        assert!(!dir.0.exists(), "nothing written for size {size}");
+    }
+}
