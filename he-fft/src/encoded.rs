@@ -61,11 +61,11 @@ impl<F: PrimeField> EncodedTransform<F> {
         matrix: Matrix<F>,
         cache: DiagonalCache,
     ) -> Result<Self> {
-        if matrix.dim() != plan.input_layout().len() {
+        if matrix.dim() != plan.matrix_dim() {
             return Err(helib_rs::Error::InvalidArgument(format!(
                 "the matrix is {0}x{0} but the plan is for dimension {1}",
                 matrix.dim(),
-                plan.input_layout().len()
+                plan.matrix_dim()
             )));
         }
         let d = plan.input_layout().row_period();

@@ -86,6 +86,7 @@ mod plan;
 mod quotient;
 mod route;
 mod two_stage;
+mod witness_map;
 
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
@@ -96,9 +97,11 @@ pub use matrix::Matrix;
 pub use params::{
     coset_change_context, fft_context, four_step_ciphertext_bits, four_step_fft_context,
     quotient_ciphertext_bits, quotient_context, required_ciphertext_bits,
-    two_stage_ciphertext_bits, two_stage_fft_context, FFT_RING_DEGREE,
+    two_stage_ciphertext_bits, two_stage_fft_context, witness_map_ciphertext_bits,
+    witness_map_context, FFT_RING_DEGREE,
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
 pub use route::{FftRoute, Route, MAX_FFT_SIZE};
 pub use two_stage::{Transposed, TwoStageFft};
+pub use witness_map::WitnessMap;

@@ -63,6 +63,36 @@ pub fn two_stage_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u
         .saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10)
 }
 
+/// Ciphertext-modulus bits for a [`WitnessMap`](crate::WitnessMap) of size `n`: three
+/// plaintext-matrix stages (the first as a one-level transform, the next two as the second
+/// stage of [`two_stage_ciphertext_bits`]) and a ciphertext product of their results, whose
+/// operands are switched down to the floor first and which costs about one more such stage.
+pub fn witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    let log_n_ring = ring_degree.max(2).ilog2();
+    let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10);
+    required_ciphertext_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(3))
+}
+
+/// A >= 128-bit secure context for a [`WitnessMap`](crate::WitnessMap) of size `n`: the
+/// smallest ring of at least `2n` (and twice [`FFT_RING_DEGREE`]) whose security bound holds
+/// the modulus of [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` up to
+/// `n = 32768`.
+///
+/// ```
+/// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
+    if n < 2 || !n.is_power_of_two() {
+        return Err(Error::InvalidArgument(format!(
+            "a witness map's domain size must be a power of two of at least 2, got {n}"
+        )));
+    }
+    smallest_secure_ring::<F>(n.saturating_mul(2).max(2 * FFT_RING_DEGREE), |ring| {
+        witness_map_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
+    })
+}
+
 /// Two one-level transforms' growth with the margin counted once.
 fn two_levels_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let one_level = required_ciphertext_bits(ring_degree, p_bits, n).saturating_sub(40);

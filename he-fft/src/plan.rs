@@ -61,6 +61,10 @@ pub(crate) enum Rows {
     /// Two vectors (identical-rows flavour, each row its own): the matrix acts on each row
     /// alone, both rows doing all the diagonals.
     Independent,
+    /// As [`Rows::Independent`], but each row by its own matrix: the plan takes a `2n x 2n`
+    /// block-diagonal matrix whose block `r` (rows and columns `r n .. (r + 1) n`) acts on
+    /// slot row `r`.
+    PerRow,
 }
 
 /// One block product: rows of the output ciphertext `output` receive the `d x d` blocks of
@@ -112,6 +116,7 @@ pub struct TransformPlan {
     terms: Vec<Term>,
     inputs: Vec<(usize, bool)>,
     set: DiagonalSet,
+    matrix_dim: usize,
 }
 
 impl TransformPlan {
@@ -133,7 +138,7 @@ impl TransformPlan {
         rows: Rows,
     ) -> Result<Self> {
         let layout = Layout::new(n, ctx.ring_degree())?;
-        if rows == Rows::Independent && (!layout.is_replicated() || options.half_rotated_input) {
+        if rows != Rows::Shared && (!layout.is_replicated() || options.half_rotated_input) {
             return Err(Error::Internal(format!(
                 "independent rows need a vector of at most N/2 values in identical-rows \
                  flavour (n = {n})"
@@ -202,6 +207,14 @@ impl TransformPlan {
                 blocks: [(0, 0); 2],
                 shifts,
             }]
+        } else if rows == Rows::PerRow {
+            vec![Term {
+                input: 0,
+                swapped: false,
+                output: 0,
+                blocks: [(0, 0), (n, n)],
+                shifts: [(0, 0); 2],
+            }]
         } else {
             block_terms(&layout)
         };
@@ -218,7 +231,13 @@ impl TransformPlan {
             terms,
             inputs,
             set,
+            matrix_dim: if rows == Rows::PerRow { 2 * n } else { n },
         })
+    }
+
+    /// The dimension of the matrix the plan takes: `n`, or `2n` for one matrix per slot row.
+    pub(crate) fn matrix_dim(&self) -> usize {
+        self.matrix_dim
     }
 
     /// The slot layout the input must have.

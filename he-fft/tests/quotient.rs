@@ -10,7 +10,7 @@ use he_fft::{quotient_context, FftOptions, Quotient};
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 mod common;
-use common::{keys, quotient_keys, random_vector, Keys, N};
+use common::{evaluations, keys, quotient_keys, random_r1cs, random_vector, Keys, N};
 
 /// `coset.ifft((a' b' - c') / Z_H(g))` with `a' = coset.fft(H.ifft(a))`, step by step as
 /// ark-groth16 does it.
@@ -33,50 +33,6 @@ fn run(k: &Keys, q: &Quotient<Fr>, a: &[Fr], b: &[Fr], c: &[Fr]) -> (Vec<Fr>, f6
         .map(|c| c.noise_budget())
         .fold(f64::INFINITY, f64::min);
     (q.decrypt(&k.sk, &h).expect("decrypt"), budget)
-}
-
-type R1csMatrix = Vec<Vec<(Fr, usize)>>;
-
-/// A random satisfied R1CS: variables `[1, inputs, free witnesses, products]`, constraint `j`
-/// is `<A_j, z> * <B_j, z> = z[product j]` with `A_j`, `B_j` random combinations of the
-/// first variables. Returns the matrices and the full assignment.
-fn random_r1cs(constraints: usize, inputs: usize, seed: u64) -> ([R1csMatrix; 3], Vec<Fr>) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let free = 1 + inputs + 8;
-    let mut z: Vec<Fr> = std::iter::once(Fr::one())
-        .chain((1..free).map(|_| Fr::rand(&mut rng)))
-        .collect();
-    let combination = |rng: &mut StdRng| -> Vec<(Fr, usize)> {
-        (0..3)
-            .map(|_| (Fr::rand(rng), rng.gen_range(0..free)))
-            .collect()
-    };
-    let (mut ma, mut mb, mut mc) = (Vec::new(), Vec::new(), Vec::new());
-    for j in 0..constraints {
-        let (ra, rb) = (combination(&mut rng), combination(&mut rng));
-        let value = |row: &[(Fr, usize)], z: &[Fr]| row.iter().map(|&(k, i)| k * z[i]).sum::<Fr>();
-        z.push(value(&ra, &z) * value(&rb, &z));
-        ma.push(ra);
-        mb.push(rb);
-        mc.push(vec![(Fr::one(), free + j)]);
-    }
-    ([ma, mb, mc], z)
-}
-
-/// The evaluations on `H` the witness map starts from: each constraint's `<A_j, z>`,
-/// `<B_j, z>`, `<C_j, z>`, then the inputs in `a` (ark-groth16's input constraints), zeros.
-fn evaluations(m: &[R1csMatrix; 3], z: &[Fr], inputs: usize, n: usize) -> [Vec<Fr>; 3] {
-    let eval = |mat: &R1csMatrix| {
-        let mut v: Vec<Fr> = mat
-            .iter()
-            .map(|row| row.iter().map(|&(k, i)| k * z[i]).sum())
-            .collect();
-        v.resize(n, Fr::zero());
-        v
-    };
-    let mut a = eval(&m[0]);
-    a[m[0].len()..m[0].len() + inputs].copy_from_slice(&z[..inputs]);
-    [a, eval(&m[1]), eval(&m[2])]
 }
 
 /// Decrypting the encrypted quotient gives exactly ark-groth16's `h` (its witness map on

@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use ark_bn254::Fr;
-use ark_std::rand::{rngs::StdRng, SeedableRng};
+use ark_ff::{One, Zero};
+use ark_std::rand::{rngs::StdRng, Rng, SeedableRng};
 use ark_std::UniformRand;
 use he_fft::{
     quotient_ciphertext_bits, required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix,
@@ -74,4 +75,51 @@ pub fn decrypted_product(
     plan.output_layout()
         .decrypt::<Fr>(&k.ctx, &k.sk, &y)
         .expect("decrypt")
+}
+
+#[allow(dead_code)]
+pub type R1csMatrix = Vec<Vec<(Fr, usize)>>;
+
+/// A random satisfied R1CS: variables `[1, inputs, free witnesses, products]`, constraint `j`
+/// is `<A_j, z> * <B_j, z> = z[product j]` with `A_j`, `B_j` random combinations of the
+/// first variables. Returns the matrices and the full assignment.
+#[allow(dead_code)]
+pub fn random_r1cs(constraints: usize, inputs: usize, seed: u64) -> ([R1csMatrix; 3], Vec<Fr>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let free = 1 + inputs + 8;
+    let mut z: Vec<Fr> = std::iter::once(Fr::one())
+        .chain((1..free).map(|_| Fr::rand(&mut rng)))
+        .collect();
+    let combination = |rng: &mut StdRng| -> Vec<(Fr, usize)> {
+        (0..3)
+            .map(|_| (Fr::rand(rng), rng.gen_range(0..free)))
+            .collect()
+    };
+    let (mut ma, mut mb, mut mc) = (Vec::new(), Vec::new(), Vec::new());
+    for j in 0..constraints {
+        let (ra, rb) = (combination(&mut rng), combination(&mut rng));
+        let value = |row: &[(Fr, usize)], z: &[Fr]| row.iter().map(|&(k, i)| k * z[i]).sum::<Fr>();
+        z.push(value(&ra, &z) * value(&rb, &z));
+        ma.push(ra);
+        mb.push(rb);
+        mc.push(vec![(Fr::one(), free + j)]);
+    }
+    ([ma, mb, mc], z)
+}
+
+/// The evaluations on `H` the witness map starts from: each constraint's `<A_j, z>`,
+/// `<B_j, z>`, `<C_j, z>`, then the inputs in `a` (ark-groth16's input constraints), zeros.
+#[allow(dead_code)]
+pub fn evaluations(m: &[R1csMatrix; 3], z: &[Fr], inputs: usize, n: usize) -> [Vec<Fr>; 3] {
+    let eval = |mat: &R1csMatrix| {
+        let mut v: Vec<Fr> = mat
+            .iter()
+            .map(|row| row.iter().map(|&(k, i)| k * z[i]).sum())
+            .collect();
+        v.resize(n, Fr::zero());
+        v
+    };
+    let mut a = eval(&m[0]);
+    a[m[0].len()..m[0].len() + inputs].copy_from_slice(&z[..inputs]);
+    [a, eval(&m[1]), eval(&m[2])]
 }

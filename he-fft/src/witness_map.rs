@@ -1,0 +1,426 @@
+//! [`WitnessMap`]: Groth16's witness map `h = (A B - C) / Z_H` on ciphertexts, through the
+//! plaintext ring's own polynomial product.
+
+use std::fmt;
+
+use ark_ff::{batch_inversion, FftField, Field, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{
+    BatchEncoder, Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey,
+};
+
+use crate::fft::{powers_of, subgroup};
+use crate::plan::{DiagonalSet, Rows};
+use crate::{EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
+
+/// A QAP prover's quotient `h` (Groth16's witness map) from the encrypted evaluations `a`, `b`
+/// of `A`, `B` on the subgroup `H` of size `n`, computed with the plaintext ring's product.
+///
+/// The plaintext ring is `F[X] / (X^N + 1)`. With `Y = X^(N / 2n)` its elements of the form
+/// `m(Y)` make the subring `F[Y] / (Y^(2n) + 1)`, whose slots (each value repeated along the
+/// rows) are the values of `m` at the `2n` roots of `Y^(2n) + 1`. [`apply`](Self::apply)
+/// turns each of `a` and `b` into the ciphertext whose plaintext *polynomial* is `A(Y)`
+/// (resp. `B(Y)`), in three sparse plaintext-matrix products, then multiplies the two
+/// ciphertexts once: `A B` has degree at most `2n - 2 < 2n`, so the ring product does not wrap
+/// around and is `A B` itself. When the constraints hold (`a_i b_i = c_i`),
+/// `A B - C = h (Y^n - 1)` with `deg C < n`, so `h` is exactly the top half of `A B`'s
+/// coefficients: [`decrypt`](Self::decrypt) reads them off the decrypted polynomial. `c` is
+/// not needed, and no coset, no final inverse FFT and no slot decoding are involved.
+///
+/// The three products evaluate `A` at every slot's point `P` without leaving the slots:
+/// with `n = n1 n2`, `A(P) = sum_{i < n2} P^i B_i(P^n2)`, `B_i(Z) = sum_{l < n1} Â_(i + n2 l)
+/// Z^l` (`Â` the coefficients of `A`).
+/// 1. the first stage of a two-stage inverse FFT (`n2` strided diagonals);
+/// 2. the second stage fused with the evaluation of every `B_i` at the `n1` distinct values
+///    of `P^n2` in each slot row (a geometric sum in closed form: `2 n1` diagonals that repeat
+///    with period `n1`, so they encode small);
+/// 3. `sum_i P^i B_i(P^n2)` (`n2` strided diagonals).
+///
+/// Stages 2 and 3 differ between the two slot rows, whose points lie on the two cosets of the
+/// roots of `Y^(2n) + 1`. That is four multiplicative levels in all
+/// ([`witness_map_context`](crate::witness_map_context): `N = 65536` for BN254 up to
+/// `n = 32768`), against the slot route's ([`Quotient`](crate::Quotient)) three coset changes
+/// of `n` diagonals each and a final inverse FFT.
+///
+/// The result equals ark-groth16's `LibsnarkReduction` witness map for constraints that hold.
+/// For constraints that do not, no proof can verify anyway, and
+/// [`check::quotient`](crate::check::quotient) tells the owner so in `O(n)`.
+///
+/// # Example
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use ark_ff::{FftField, Field};
+/// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+/// use he_fft::{FftOptions, WitnessMap};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// // A toy ring (insecure, for the example's speed); see he_fft::witness_map_context.
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(2048, 254, 8))
+///     .allow_insecure(true).build()?;
+/// let map = WitnessMap::<Fr>::new(&ctx, 8, &FftOptions::default())?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
+///
+/// // Eight constraints a_i * b_i = c_i that hold.
+/// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+/// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
+/// let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+/// let h = map.apply(&gk, &map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?;
+/// let h = map.decrypt(&sk, &h)?;
+///
+/// // The plain computation, as ark-groth16 does it.
+/// let domain = Radix2EvaluationDomain::<Fr>::new(8).unwrap();
+/// let coset = domain.get_coset(Fr::GENERATOR).unwrap();
+/// let [pa, pb, pc] = [&a, &b, &c].map(|v| coset.fft(&domain.ifft(v)));
+/// let z_inv = domain.evaluate_vanishing_polynomial(Fr::GENERATOR).inverse().unwrap();
+/// let q: Vec<Fr> = (0..8).map(|i| (pa[i] * pb[i] - pc[i]) * z_inv).collect();
+/// assert_eq!(h, coset.ifft(&q));
+/// # Ok(())
+/// # }
+/// ```
+pub struct WitnessMap<F: FftField + PrimeField> {
+    ctx: Context,
+    n: usize,
+    n1: usize,
+    stages: [(TransformPlan, EncodedTransform<F>); 3],
+}
+
+impl<F: FftField + PrimeField> WitnessMap<F> {
+    /// The witness map for constraints on the subgroup of size `n` (a power of two,
+    /// `2 <= n <= N/2`).
+    pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
+        let half = ctx.ring_degree() / 2;
+        if n < 2 || !n.is_power_of_two() || n > half {
+            return Err(Error::InvalidArgument(format!(
+                "this witness map takes a power of two from 2 to N/2 = {half} constraints' \
+                 domain, got n = {n}"
+            )));
+        }
+        let domain = subgroup::<F>(n)?;
+        let n1 = 1 << n.ilog2().div_ceil(2);
+        let n2 = n / n1;
+        let points = slot_points::<F>(ctx, n)?;
+        // Stage 2 needs P^n2 to depend only on the slot modulo n1 in each row (true of the
+        // slot order of X^N + 1; checked rather than assumed).
+        let q = points_pow(&points, n2);
+        for row in &q {
+            if (0..n).any(|t| row[t] != row[t % n1]) {
+                return Err(Error::Internal(
+                    "the slot order does not have the structure the witness map relies on".into(),
+                ));
+            }
+        }
+
+        let mut opts = options.plan.clone();
+        opts.half_rotated_input = false;
+        let strided = DiagonalSet {
+            first: 0,
+            stride: n1,
+            count: n2,
+        };
+        let block = if 2 * n1 >= n {
+            DiagonalSet {
+                first: 0,
+                stride: 1,
+                count: n,
+            }
+        } else {
+            DiagonalSet {
+                first: n - n1,
+                stride: 1,
+                count: 2 * n1,
+            }
+        };
+        let p1 = TransformPlan::with_diagonals(ctx, n, strided, &opts, Rows::Independent)?;
+        let p2 = TransformPlan::with_diagonals(ctx, n, block, &opts, Rows::PerRow)?;
+        let p3 = TransformPlan::with_diagonals(ctx, n, strided, &opts, Rows::PerRow)?;
+        let [m1, m2, m3] = stage_matrices(&domain, n1, &points, &q)?;
+        let e1 = EncodedTransform::new(ctx, &p1, m1, options.cache)?;
+        let e2 = EncodedTransform::new(ctx, &p2, m2, options.cache)?;
+        let e3 = EncodedTransform::new(ctx, &p3, m3, options.cache)?;
+        Ok(WitnessMap {
+            ctx: ctx.clone(),
+            n,
+            n1,
+            stages: [(p1, e1), (p2, e2), (p3, e3)],
+        })
+    }
+
+    /// The domain size `n`: of `a`, `b` and of the result `h`.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Always false (the smallest domain here has size 2).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The split `(n1, n2)` of the three stages.
+    pub fn split(&self) -> (usize, usize) {
+        (self.n1, self.n / self.n1)
+    }
+
+    /// The context the map was built for.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// Multiplicative levels: three plaintext products and one ciphertext product.
+    pub fn levels(&self) -> u32 {
+        4
+    }
+
+    /// The three stages' plans and encoded matrices, in execution order (each runs on `a`
+    /// and on `b`).
+    pub fn stages(&self) -> [(&TransformPlan, &EncodedTransform<F>); 3] {
+        [0, 1, 2].map(|i| (&self.stages[i].0, &self.stages[i].1))
+    }
+
+    /// Rotations one [`apply`](Self::apply) performs (both inputs).
+    pub fn num_rotations(&self) -> usize {
+        2 * self
+            .stages
+            .iter()
+            .map(|(p, _)| p.num_rotations())
+            .sum::<usize>()
+    }
+
+    /// The Galois keys [`apply`](Self::apply) needs, and no others (the product needs the
+    /// relinearization key every public key carries).
+    pub fn galois_steps(&self) -> GaloisSteps {
+        let [a, b, c] = &self.stages;
+        a.0.galois_steps()
+            .union(&b.0.galois_steps())
+            .union(&c.0.galois_steps())
+    }
+
+    /// Giant steps [`apply`](Self::apply) runs in all (both inputs), what its progress
+    /// callback counts to.
+    pub fn progress_total(&self) -> usize {
+        2 * self
+            .stages
+            .iter()
+            .map(|(p, _)| p.progress_total())
+            .sum::<usize>()
+    }
+
+    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in its natural order).
+    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Ctxt> {
+        self.check_len(x)?;
+        let (plan, encoded) = &self.stages[0];
+        let mut cts = plan.input_layout().encrypt_with(encoded.encoder(), pk, x)?;
+        cts.pop()
+            .ok_or_else(|| Error::Internal("the layout gave no ciphertext".into()))
+    }
+
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server
+    /// (about half the bytes of a public-key ciphertext; see
+    /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
+    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<u8>> {
+        self.check_len(x)?;
+        let (plan, encoded) = &self.stages[0];
+        let mut bytes = plan
+            .input_layout()
+            .encrypt_to_bytes_with(encoded.encoder(), sk, x)?;
+        bytes
+            .pop()
+            .ok_or_else(|| Error::Internal("the layout gave no ciphertext".into()))
+    }
+
+    fn check_len(&self, x: &[F]) -> Result<()> {
+        if x.len() != self.n {
+            return Err(Error::InvalidLength(format!(
+                "this witness map takes {} evaluations, got {}",
+                self.n,
+                x.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result (the last is 0 when
+    /// the constraints hold, as in ark-groth16's result).
+    pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
+        let coeffs: Vec<F> = sk.decrypt_poly(h)?;
+        let step = self.ctx.ring_degree() / (2 * self.n);
+        Ok((0..self.n).map(|i| coeffs[step * (self.n + i)]).collect())
+    }
+
+    /// The encrypted quotient from the encrypted `a` and `b` (each from
+    /// [`encrypt`](Self::encrypt), under one public key).
+    ///
+    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
+    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
+    /// end on a context without room for four levels.
+    pub fn apply(&self, gk: &GaloisKeys, a: &Ctxt, b: &Ctxt) -> Result<Ctxt> {
+        self.apply_with_progress(gk, a, b, &|_, _| {})
+    }
+
+    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)`.
+    pub fn apply_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        a: &Ctxt,
+        b: &Ctxt,
+        progress: Progress<'_>,
+    ) -> Result<Ctxt> {
+        for (plan, _) in &self.stages {
+            plan.check_keys(gk)?;
+        }
+        let total = self.progress_total();
+        let per_input = total / 2;
+        let interpolate = |x: &Ctxt, base: usize| -> Result<Ctxt> {
+            let mut y = vec![x.try_clone()?];
+            let mut done = base;
+            for (plan, encoded) in &self.stages {
+                y =
+                    plan.execute_with_progress(encoded, gk, &y, &|d, _| progress(done + d, total))?;
+                done += plan.progress_total();
+            }
+            y.pop()
+                .ok_or_else(|| Error::Internal("a stage gave no ciphertext".into()))
+        };
+        let (pa, pb) = rayon::join(|| interpolate(a, 0), || interpolate(b, per_input));
+        let mut h = pa?;
+        h.mul_assign(&pb?)?;
+        crate::params::ensure_budget(
+            std::slice::from_ref(&h),
+            &self.ctx,
+            "the witness map",
+            "four levels",
+            crate::witness_map_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            "witness_map_context",
+        )?;
+        Ok(h)
+    }
+}
+
+/// The evaluation point of slot `t < n` of each slot row for polynomials in
+/// `Y = X^(N / 2n)`: `zeta^(e N / 2n)` for the slot's exponent `e`.
+fn slot_points<F: FftField + PrimeField>(ctx: &Context, n: usize) -> Result<[Vec<F>; 2]> {
+    let ring = ctx.ring_degree();
+    let encoder = BatchEncoder::<F>::new(ring)?;
+    let exponents = encoder.slot_exponents();
+    let psi = encoder.root_of_unity().pow([(ring / (2 * n)) as u64]);
+    let modulus = 4 * n as u64;
+    let row = |r: usize| -> Vec<F> {
+        exponents[r * ring / 2..r * ring / 2 + n]
+            .iter()
+            .map(|&e| psi.pow([e % modulus]))
+            .collect()
+    };
+    Ok([row(0), row(1)])
+}
+
+fn points_pow<F: Field>(points: &[Vec<F>; 2], e: usize) -> [Vec<F>; 2] {
+    let e = [e as u64];
+    [0, 1].map(|r| points[r].iter().map(|p| p.pow(e)).collect())
+}
+
+/// The three stage matrices (stage 1 `n x n`, stages 2 and 3 `2n x 2n` with one block per
+/// slot row). Slot `t` is the row, slot `s` the column; `n = n1 n2`.
+/// 1. `t = s mod n1`: `w^(-(t / n1) s)` (a two-stage inverse FFT's strided stage: slot
+///    `j1 + n1 i` then holds `w^(-j1 i) sum_j2 a[j1 + n1 j2] w^(-n1 j2 i)`).
+/// 2. `t` and `s` in one block of `n1`: `(Q^n1 - 1) / (n (Q w^(-n2 j1) - 1))` with `Q` the
+///    row's `P^n2` at `t mod n1` and `j1 = s mod n1`, which sums the inverse FFT's block stage
+///    against the powers of `Q` (slot `k + n1 i` then holds `B_i(Q_k)`).
+/// 3. `t = s mod n1`: `P_t^(s / n1)`.
+fn stage_matrices<F: FftField + PrimeField>(
+    domain: &Radix2EvaluationDomain<F>,
+    n1: usize,
+    points: &[Vec<F>; 2],
+    q: &[Vec<F>; 2],
+) -> Result<[Matrix<F>; 3]> {
+    let n = domain.size();
+    let n2 = n / n1;
+    let w_inv = powers_of(domain.group_gen_inv(), F::one(), n);
+    let stage1 = Matrix::from_fn(n, move |t, s| {
+        if t % n1 != s % n1 {
+            return F::zero();
+        }
+        w_inv[((t / n1) * s) % n]
+    })?;
+
+    // inv[r][k n1 + j1] = 1 / (Q_rk w^(-n2 j1) - 1), scale[r][k] = (Q_rk^n1 - 1) / n.
+    let w_n2_inv = powers_of(domain.group_gen_inv().pow([n2 as u64]), F::one(), n1);
+    let mut inv: [Vec<F>; 2] = [0, 1].map(|r| {
+        (0..n1 * n1)
+            .map(|i| q[r][i / n1] * w_n2_inv[i % n1] - F::one())
+            .collect()
+    });
+    for v in &mut inv {
+        if v.iter().any(|x| x.is_zero()) {
+            return Err(Error::Internal(
+                "a slot point lies on the subgroup: the witness map's sums are undefined".into(),
+            ));
+        }
+        batch_inversion(v);
+    }
+    let n_inv = domain.size_inv();
+    let scale: [Vec<F>; 2] = [0, 1].map(|r| {
+        (0..n1)
+            .map(|k| (q[r][k].pow([n1 as u64]) - F::one()) * n_inv)
+            .collect()
+    });
+    let stage2 = Matrix::from_fn(2 * n, move |row, col| {
+        let (r, t, s) = (row / n, row % n, col % n);
+        if col / n != r || t / n1 != s / n1 {
+            return F::zero();
+        }
+        let k = t % n1;
+        scale[r][k] * inv[r][k * n1 + s % n1]
+    })?
+    .with_shift_period(n1);
+
+    let points = points.clone();
+    let stage3 = Matrix::from_fn(2 * n, move |row, col| {
+        let (r, t, s) = (row / n, row % n, col % n);
+        if col / n != r || t % n1 != s % n1 {
+            return F::zero();
+        }
+        points[r][t].pow([(s / n1) as u64])
+    })?;
+    Ok([stage1, stage2, stage3])
+}
+
+impl<F: FftField + PrimeField> fmt::Debug for WitnessMap<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WitnessMap")
+            .field("n", &self.n)
+            .field("split", &self.split())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_points_are_roots_of_y_2n_plus_1() {
+        let ctx = Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<ark_bn254::Fr>()
+            .ciphertext_bits(600)
+            .allow_insecure(true)
+            .build()
+            .unwrap();
+        for n in [2usize, 8, 64, 1024] {
+            let p = slot_points::<ark_bn254::Fr>(&ctx, n).unwrap();
+            for row in &p {
+                for x in row {
+                    assert_eq!(x.pow([2 * n as u64]), -ark_bn254::Fr::from(1u64));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The witness map through the plaintext ring's product, against ark-groth16's
+//! `LibsnarkReduction` and the plain quotient, at N = 2048: every size from 2 to N/2.
+
+use ark_bn254::Fr;
+use ark_ff::{FftField, Field, Zero};
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::{witness_map_ciphertext_bits, witness_map_context, FftOptions, WitnessMap};
+use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use std::sync::OnceLock;
+
+mod common;
+use common::{evaluations, keys, random_r1cs, random_vector, toy_keys, Keys, N};
+
+/// Keys with room for the witness map's four levels at the largest size.
+fn map_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| toy_keys(witness_map_ciphertext_bits(N, 254, N / 2)))
+}
+
+/// ark-groth16's witness map for satisfied constraints (`c = a b` on H), step by step.
+fn plain_quotient(a: &[Fr], b: &[Fr], c: &[Fr]) -> Vec<Fr> {
+    let h = Radix2EvaluationDomain::<Fr>::new(a.len()).unwrap();
+    let coset = h.get_coset(Fr::GENERATOR).unwrap();
+    let [a, b, c] = [a, b, c].map(|v| coset.fft(&h.ifft(v)));
+    let z_inv = h
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .unwrap();
+    let q: Vec<Fr> = (0..a.len()).map(|i| (a[i] * b[i] - c[i]) * z_inv).collect();
+    coset.ifft(&q)
+}
+
+fn run(k: &Keys, map: &WitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<Fr>, f64) {
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).expect("galois keys");
+    let [a, b] = [a, b].map(|v| map.encrypt(&k.pk, v).expect("encrypt"));
+    let h = map.apply(&gk, &a, &b).expect("witness map");
+    let budget = h.noise_budget();
+    (map.decrypt(&k.sk, &h).expect("decrypt"), budget)
+}
+
+#[test]
+fn every_size_equals_the_plain_quotient() {
+    let k = map_keys();
+    let mut n = 2;
+    while n <= N / 2 {
+        let a = random_vector(n, n as u64);
+        let b = random_vector(n, 7 * n as u64);
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+        let map = WitnessMap::new(&k.ctx, n, &FftOptions::default()).unwrap();
+        let (h, budget) = run(k, &map, &a, &b);
+        assert_eq!(h, plain_quotient(&a, &b, &c), "n = {n}");
+        assert!(h[n - 1].is_zero());
+        assert!(budget > 0.0, "n = {n}: {budget}");
+        println!("n = {n}: {budget:.1} bits left");
+        n *= 2;
+    }
+}
+
+#[test]
+fn equals_groth16_witness_map() {
+    let k = map_keys();
+    for (constraints, inputs, seed) in [(5, 2, 1), (100, 3, 2), (1000, 24, 3)] {
+        let (m, z) = random_r1cs(constraints, inputs, seed);
+        let expected =
+            LibsnarkReduction::witness_map_from_matrices::<Fr, Radix2EvaluationDomain<Fr>>(
+                &m,
+                inputs,
+                constraints,
+                &z,
+            )
+            .expect("witness map");
+        let n = expected.len();
+        let [a, b, _] = evaluations(&m, &z, inputs, n);
+        let map = WitnessMap::new(&k.ctx, n, &FftOptions::default()).unwrap();
+        assert_eq!(run(k, &map, &a, &b).0, expected, "n = {n}");
+    }
+}
+
+/// The owner's upload encrypted with the secret key (seeded, half size) works the same.
+#[test]
+fn secret_key_upload() {
+    let k = map_keys();
+    let n = 64;
+    let map = WitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+    let (a, b) = (random_vector(n, 1), random_vector(n, 2));
+    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+    let [ea, eb] = [&a, &b]
+        .map(|v| Ctxt::from_bytes(&k.pk, &map.encrypt_to_bytes(&k.sk, v).unwrap()).unwrap());
+    let h = map
+        .decrypt(&k.sk, &map.apply(&gk, &ea, &eb).unwrap())
+        .unwrap();
+    assert_eq!(h, plain_quotient(&a, &b, &c));
+    he_fft::check::quotient(&Radix2EvaluationDomain::new(n).unwrap(), &a, &b, &c, &h)
+        .expect("the owner's check");
+}
+
+#[test]
+fn errors() {
+    let k = map_keys();
+    for bad in [0, 1, 3, 12, N] {
+        let e = WitnessMap::<Fr>::new(&k.ctx, bad, &FftOptions::default()).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "n = {bad}: {e}");
+    }
+    let n = 16;
+    let map = WitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
+    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
+    let none = GaloisKeys::generate(&k.sk, &GaloisSteps::new()).unwrap();
+    let e = map.apply(&none, &a, &b).unwrap_err();
+    assert!(matches!(e, Error::MissingKey(_)), "{e}");
+    // b under another key.
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+    let sk2 = SecKey::generate(&k.ctx).unwrap();
+    let pk2 = PubKey::generate(&sk2).unwrap();
+    let b2 = map.encrypt(&pk2, &random_vector(n, 4)).unwrap();
+    assert!(matches!(map.apply(&gk, &a, &b2), Err(Error::Mismatch(_))));
+    // A context sized for one transform has no room for four levels.
+    let one = keys();
+    let m1 = WitnessMap::<Fr>::new(&one.ctx, n, &FftOptions::default()).unwrap();
+    let gk1 = GaloisKeys::generate(&one.sk, &m1.galois_steps()).unwrap();
+    let [a1, b1] = [5, 6].map(|s| m1.encrypt(&one.pk, &random_vector(n, s)).unwrap());
+    let e = m1.apply(&gk1, &a1, &b1).unwrap_err();
+    assert!(
+        matches!(&e, Error::NoiseBudgetExhausted(m) if m.contains("witness_map_context")),
+        "{e}"
+    );
+}
+
+#[test]
+fn secure_context_sizes() {
+    let ctx = witness_map_context::<Fr>(4096).unwrap();
+    assert_eq!(ctx.ring_degree(), 65536);
+    assert!(ctx.security_bits() >= 128.0);
+    println!(
+        "n = 4096: log2 QP = {:.0}, {} digits",
+        ctx.log2_qp(),
+        ctx.ks_digits()
+    );
+    assert!(matches!(
+        witness_map_context::<Fr>(1000),
+        Err(Error::InvalidArgument(_))
+    ));
+}

@@ -1,0 +1,29 @@
+//! What can go wrong when the witness map is outsourced.
+
+/// Errors of the outsourced witness map. Inside ark-groth16's prover they surface as a
+/// `SynthesisError` (which carries no text); [`last_error`](crate::last_error) then gives this
+/// error on the proving thread.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The prover ran [`EncryptedReduction`](crate::EncryptedReduction) with no session
+    /// entered on this thread ([`Outsourcing::enter`](crate::Outsourcing::enter)).
+    #[error(
+        "no outsourcing session on this thread: call Outsourcing::enter and keep its guard \
+         alive while proving with EncryptedReduction"
+    )]
+    NoSession,
+    /// The session was made for another field or another domain size than the circuit needs.
+    #[error("the session does not fit this circuit: {0}")]
+    SessionMismatch(String),
+    /// The inputs are inconsistent (matrix count, assignment length, domain size).
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+    /// The decrypted `h` failed the owner's check: the server returned something else than
+    /// the witness map, or the witness does not satisfy the constraints.
+    #[error("the witness map was rejected: {0}")]
+    Rejected(String),
+    /// The server or the engine failed (keys, noise budget, bytes).
+    #[error(transparent)]
+    Engine(#[from] helib_rs::Error),
+}

@@ -1,0 +1,34 @@
+//! Groth16 proofs whose witness map runs on ciphertexts.
+//!
+//! A Groth16 prover spends its FFT work in the witness map, the quotient
+//! `h = (A B - C) / Z_H` of its constraint polynomials. This crate hands that work to a server
+//! that sees only BGV ciphertexts ([`he_fft::WitnessMap`]) and plugs it into ark-groth16:
+//! - [`EncryptedReduction`] implements ark-groth16's `R1CSToQAP`, so
+//!   `Groth16::<E, EncryptedReduction>::prove` proves as usual with the witness map
+//!   outsourced, within an [`Outsourcing`] session entered on the proving thread;
+//! - [`Outsourcing::witness_map`] is the same computation as a direct call, from the R1CS
+//!   matrices and the full assignment.
+//!
+//! The owner keeps the secret key, encrypts the evaluations `a` and `b` of `A` and `B` on the
+//! domain, and checks the decrypted `h` in `O(n)` ([`he_fft::check::quotient`]) before the
+//! prover uses it; the proof itself is a second check (a wrong `h` does not verify). The
+//! server ([`WitnessServer`]; [`InProcessServer`] in this process) holds the public and Galois
+//! keys only. [`CubicChain`] is a circuit of adjustable size to try it on.
+//!
+//! Domains up to half the ring degree are served in one ciphertext: `n <= 32768` on the
+//! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254 (`n = 65536` on
+//! `N = 131072`).
+
+mod circuit;
+mod error;
+mod evaluations;
+mod reduction;
+mod server;
+mod session;
+
+pub use circuit::CubicChain;
+pub use error::Error;
+pub use evaluations::Evaluations;
+pub use reduction::EncryptedReduction;
+pub use server::{InProcessServer, WitnessServer};
+pub use session::{last_error, Outsourcing, Report, SessionGuard, Setup};

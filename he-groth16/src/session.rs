@@ -1,0 +1,309 @@
+//! [`Outsourcing`]: the data owner's session, its keys and its server, entered on a thread so
+//! that ark-groth16's static `R1CSToQAP` calls find it.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_relations::gr1cs::Matrix;
+use he_fft::{DiagonalCache, FftOptions, WitnessMap};
+use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+
+use crate::{Error, Evaluations, InProcessServer, WitnessServer};
+
+/// What the owner's side of the witness maps cost so far (summed over calls).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Witness maps computed.
+    pub calls: usize,
+    /// Encrypting `a` and `b`.
+    pub encrypt: Duration,
+    /// Waiting for the server (in process: the server's computation).
+    pub server: Duration,
+    /// Decrypting `h`.
+    pub decrypt: Duration,
+    /// The owner's `O(n)` check of `h`.
+    pub check: Duration,
+    /// Ciphertext bytes sent to the server.
+    pub upload_bytes: u64,
+    /// Ciphertext bytes received.
+    pub download_bytes: u64,
+}
+
+/// The data owner's session: its secret key, the server that computes witness maps for it,
+/// and the domain size the keys were made for.
+///
+/// [`witness_map`](Self::witness_map) is the direct call (matrices and assignment in, `h`
+/// out). For ark-groth16's prover, [`enter`](Self::enter) the session on the proving thread
+/// and prove with [`EncryptedReduction`](crate::EncryptedReduction):
+///
+/// ```no_run
+/// # use std::sync::Arc;
+/// # fn demo<C: ark_relations::gr1cs::ConstraintSynthesizer<ark_bn254::Fr>>(
+/// #     circuit: C, pk: &ark_groth16::ProvingKey<ark_bn254::Bn254>,
+/// #     rng: &mut ark_std::rand::rngs::StdRng) -> Result<(), Box<dyn std::error::Error>> {
+/// use ark_groth16::Groth16;
+/// use he_groth16::{EncryptedReduction, Outsourcing};
+///
+/// let (session, _setup) = Outsourcing::<ark_bn254::Fr>::in_process(1024)?;
+/// let session = Arc::new(session);
+/// let _guard = session.enter();
+/// let proof = Groth16::<ark_bn254::Bn254, EncryptedReduction>::create_random_proof_with_reduction(
+///     circuit, pk, rng)?;
+/// # Ok(()) }
+/// ```
+pub struct Outsourcing<F: FftField + PrimeField> {
+    sk: SecKey,
+    pk: PubKey,
+    /// The owner's copy: encryption and decryption only (no diagonals encoded).
+    map: WitnessMap<F>,
+    server: Box<dyn WitnessServer>,
+    report: Mutex<Report>,
+}
+
+/// What [`Outsourcing::in_process`] set up, and what it took.
+#[derive(Debug)]
+pub struct Setup {
+    /// The context (its ring, modulus and security say what the session runs on).
+    pub context: Context,
+    /// Secret, public and relinearization key generation.
+    pub keygen: Duration,
+    /// Galois key generation.
+    pub galois_keygen: Duration,
+    /// How many Galois keys, and their bytes on the wire.
+    pub galois_keys: usize,
+    /// Bytes of the Galois keys as the owner would upload them.
+    pub galois_key_bytes: u64,
+    /// Bytes of the public key (with its relinearization key) on the wire.
+    pub public_key_bytes: u64,
+    /// The server's one-time preparation (encoding its plaintext matrices).
+    pub server_setup: Duration,
+}
+
+impl<F: FftField + PrimeField> Outsourcing<F> {
+    /// A session for domain size `n` with the key pair `sk`, `pk`, whose witness maps
+    /// `server` computes (a server that holds `pk` and the Galois keys of the map on `sk`'s
+    /// context).
+    pub fn new(
+        sk: SecKey,
+        pk: PubKey,
+        server: Box<dyn WitnessServer>,
+        n: usize,
+    ) -> Result<Self, Error> {
+        if !pk.belongs_to(&sk) {
+            return Err(Error::SessionMismatch(
+                "the public key is not the secret key's".into(),
+            ));
+        }
+        let options = FftOptions {
+            cache: DiagonalCache::Never,
+            ..FftOptions::default()
+        };
+        let map = WitnessMap::new(sk.context(), n, &options)?;
+        Ok(Outsourcing {
+            sk,
+            pk,
+            map,
+            server,
+            report: Mutex::new(Report::default()),
+        })
+    }
+
+    /// A session with everything in this process: a >= 128-bit secure context for `n`
+    /// ([`he_fft::witness_map_context`]), fresh keys, and an [`InProcessServer`] holding only
+    /// the public ones.
+    pub fn in_process(n: usize) -> Result<(Self, Setup), Error> {
+        let context = he_fft::witness_map_context::<F>(n)?;
+        Self::in_process_on(context, n)
+    }
+
+    /// [`in_process`](Self::in_process) on a context of the caller's (tests use toy rings).
+    pub fn in_process_on(context: Context, n: usize) -> Result<(Self, Setup), Error> {
+        let t = Instant::now();
+        let sk = SecKey::generate(&context)?;
+        let pk = PubKey::generate(&sk)?;
+        let keygen = t.elapsed();
+        let session_map = WitnessMap::<F>::new(
+            &context,
+            n,
+            &FftOptions {
+                cache: DiagonalCache::Never,
+                ..FftOptions::default()
+            },
+        )?;
+        let t = Instant::now();
+        let gk = GaloisKeys::generate(&sk, &session_map.galois_steps())?;
+        let galois_keygen = t.elapsed();
+        let galois_keys = gk.elements().len();
+        let galois_key_bytes = gk.to_bytes()?.len() as u64;
+        let public_key_bytes = pk.to_bytes()?.len() as u64;
+        let t = Instant::now();
+        let server =
+            InProcessServer::<F>::new(&context, pk.clone(), gk, n, &FftOptions::default())?;
+        let server_setup = t.elapsed();
+        let session = Outsourcing {
+            sk,
+            pk,
+            map: session_map,
+            server: Box::new(server),
+            report: Mutex::new(Report::default()),
+        };
+        Ok((
+            session,
+            Setup {
+                context,
+                keygen,
+                galois_keygen,
+                galois_keys,
+                galois_key_bytes,
+                public_key_bytes,
+                server_setup,
+            },
+        ))
+    }
+
+    /// The same session with its server wrapped by `wrap` (a proxy, a logger, or in tests a
+    /// server that misbehaves).
+    pub fn with_server(
+        self,
+        wrap: impl FnOnce(Box<dyn WitnessServer>) -> Box<dyn WitnessServer>,
+    ) -> Self {
+        Outsourcing {
+            server: wrap(self.server),
+            ..self
+        }
+    }
+
+    /// The domain size the session serves.
+    pub fn domain_size(&self) -> usize {
+        self.map.len()
+    }
+
+    /// The context of the session's keys.
+    pub fn context(&self) -> &Context {
+        self.sk.context()
+    }
+
+    /// What the witness maps cost so far.
+    pub fn report(&self) -> Report {
+        self.report.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Groth16's witness map `h` for the R1CS `matrices` and `full_assignment`, with the FFT
+    /// work done by the server on ciphertexts: the same arguments and the same result as
+    /// ark-groth16's `LibsnarkReduction::witness_map_from_matrices` (for an assignment that
+    /// satisfies the constraints).
+    ///
+    /// The owner computes `a`, `b`, `c` on `H` (sparse matrix-vector products), encrypts `a`
+    /// and `b`, decrypts what the server returns, and checks it in `O(n)`
+    /// ([`he_fft::check::quotient`]) before returning it: a wrong `h`, whoever caused it, is
+    /// [`Error::Rejected`], never returned.
+    pub fn witness_map(
+        &self,
+        matrices: &[Matrix<F>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Vec<F>, Error> {
+        let n = Evaluations::<F>::domain_size(num_constraints, num_inputs)?;
+        if n != self.domain_size() {
+            return Err(Error::SessionMismatch(format!(
+                "the circuit's domain has {n} points, the session's keys are for {}",
+                self.domain_size()
+            )));
+        }
+        let e = Evaluations::new(matrices, num_inputs, num_constraints, full_assignment)?;
+        let t = Instant::now();
+        let a = self.map.encrypt_to_bytes(&self.sk, &e.a)?;
+        let b = self.map.encrypt_to_bytes(&self.sk, &e.b)?;
+        let encrypt = t.elapsed();
+        let t = Instant::now();
+        let h_bytes = self.server.witness_map(&a, &b)?;
+        let server = t.elapsed();
+        let t = Instant::now();
+        let h = self
+            .map
+            .decrypt(&self.sk, &helib_rs::Ctxt::from_bytes(&self.pk, &h_bytes)?)?;
+        let decrypt = t.elapsed();
+        let t = Instant::now();
+        let domain = Radix2EvaluationDomain::<F>::new(n)
+            .ok_or_else(|| Error::InvalidInput(format!("no domain of size {n}")))?;
+        let checked = he_fft::check::quotient(&domain, &e.a, &e.b, &e.c, &h);
+        let check = t.elapsed();
+        if let Ok(mut r) = self.report.lock() {
+            r.calls += 1;
+            r.encrypt += encrypt;
+            r.server += server;
+            r.decrypt += decrypt;
+            r.check += check;
+            r.upload_bytes += (a.len() + b.len()) as u64;
+            r.download_bytes += h_bytes.len() as u64;
+        }
+        checked.map_err(|e| Error::Rejected(e.to_string()))?;
+        Ok(h)
+    }
+}
+
+impl<F: FftField + PrimeField> Outsourcing<F> {
+    /// Makes this session the one [`EncryptedReduction`](crate::EncryptedReduction) uses on
+    /// the current thread until the guard is dropped (sessions entered later take
+    /// precedence until their guards go).
+    pub fn enter(self: &Arc<Self>) -> SessionGuard {
+        let session: Arc<dyn Any + Send + Sync> = self.clone();
+        SESSIONS.with(|s| s.borrow_mut().push(session));
+        SessionGuard {
+            _not_send: std::marker::PhantomData,
+        }
+    }
+}
+
+thread_local! {
+    static SESSIONS: RefCell<Vec<Arc<dyn Any + Send + Sync>>> = const { RefCell::new(Vec::new()) };
+    static LAST_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
+}
+
+/// Keeps a session entered on this thread ([`Outsourcing::enter`]); dropping it leaves.
+#[must_use = "the session is left when the guard is dropped"]
+pub struct SessionGuard {
+    // The guard belongs to the thread whose session stack it pops.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        SESSIONS.with(|s| {
+            s.borrow_mut().pop();
+        });
+    }
+}
+
+/// Runs `f` on the innermost session for field `F` entered on this thread.
+pub(crate) fn with_session<F: FftField + PrimeField, T>(
+    f: impl FnOnce(&Outsourcing<F>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let session = SESSIONS.with(|s| {
+        s.borrow()
+            .iter()
+            .rev()
+            .find_map(|any| any.clone().downcast::<Outsourcing<F>>().ok())
+    });
+    match session {
+        Some(s) => f(&s),
+        None => Err(Error::NoSession),
+    }
+}
+
+/// Records the error a `SynthesisError` stands for, for [`last_error`].
+pub(crate) fn set_last_error(e: Error) {
+    LAST_ERROR.with(|l| *l.borrow_mut() = Some(e));
+}
+
+/// The error behind the last `SynthesisError` that
+/// [`EncryptedReduction`](crate::EncryptedReduction) returned on this thread (ark-groth16's
+/// error type carries no text), taken out.
+pub fn last_error() -> Option<Error> {
+    LAST_ERROR.with(|l| l.borrow_mut().take())
+}
