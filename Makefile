@@ -6,6 +6,8 @@
 #   make arithmetic   the arithmetic tour (context, keys, encrypt, add, multiply, decrypt)
 #   make quotient     a prover's quotient h = (A B - C) / Z_H (Groth16's witness map) on
 #                     ciphertexts, n = 1024, verified (QUOTIENT_ARGS="--size 4096" to change it)
+#   make groth16      a Groth16 proof (ark-groth16, BN254) of a 1000-constraint circuit whose
+#                     witness map runs on ciphertexts, verified (GROTH16_ARGS="--constraints 30000")
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -25,12 +27,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic quotient run test lint bench sanitize fuzz clean help
+.PHONY: all deps fft arithmetic quotient groth16 run test lint bench sanitize fuzz clean help
 
 all: test
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere.
 define install_missing
@@ -67,6 +69,9 @@ arithmetic: deps
 
 quotient: deps
 	$(CARGO) run $(LOCKED) --release --example quotient -- $(QUOTIENT_ARGS)
+
+groth16: deps
+	$(CARGO) run $(LOCKED) --release --example groth16 -- $(GROTH16_ARGS)
 
 run: fft
 

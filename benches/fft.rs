@@ -6,7 +6,9 @@
 //! `he_two_stage_fft` is the FFT as two sparse products (`TwoStageFft`, N = 65536, two
 //! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise;
 //! `he_four_step_fft` the FFT across ciphertexts (`FourStepFft`, N = 65536, three levels) at
-//! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise.
+//! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise; `he_witness_map` Groth16's
+//! witness map through the plaintext ring's product (`WitnessMap::apply`, N = 65536, four
+//! levels) at n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
@@ -14,6 +16,7 @@
 //!     QUOTIENT_BENCH_SIZES=1024 cargo bench --bench fft -- he_quotient  # default: n = 256
 //!     TWO_STAGE_BENCH_SIZES=16384 cargo bench --bench fft -- he_two_stage_fft
 //!     FOUR_STEP_BENCH_SIZES=262144 cargo bench --bench fft -- he_four_step_fft
+//!     WITNESS_MAP_BENCH_SIZES=4096,32768 cargo bench --bench fft -- he_witness_map
 //!
 //! Each size takes its own keys and diagonals (n = 4096: ~25 s of set-up, ~3.7 GB peak).
 
@@ -26,8 +29,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, quotient_context, Direction, Fft, FftOptions, FftRoute,
-    Quotient, Route,
+    coset_change_context, fft_context, quotient_context, witness_map_context, Direction, Fft,
+    FftOptions, FftRoute, Quotient, Route, WitnessMap,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -197,5 +200,29 @@ fn route_group(c: &mut Criterion, name: &str, route: Route, sizes: Vec<usize>) {
     group.finish();
 }
 
-criterion_group!(benches, fft, quotient, two_stage, four_step);
+/// Groth16's witness map through the plaintext ring's product (`WitnessMap::apply`: `a` and
+/// `b` through three sparse stages each, one ciphertext product) on its own context.
+fn witness_map(c: &mut Criterion) {
+    let pool = pool();
+    let sizes = parse_sizes("WITNESS_MAP_BENCH_SIZES").unwrap_or_else(|| vec![1024]);
+    let mut group = slow_group(c, "he_witness_map");
+    for n in sizes {
+        let (map, gk, a, b) = pool.install(|| {
+            let ctx = witness_map_context::<Fr>(n).expect("context");
+            let map = WitnessMap::<Fr>::new(&ctx, n, &FftOptions::default()).expect("plan");
+            let (gk, a) = keys_and_input(&ctx, n, &map.galois_steps(), |pk, x| {
+                Ok(vec![map.encrypt(pk, x)?, map.encrypt(pk, x)?])
+            });
+            let [a, b]: [Ctxt; 2] = a.try_into().expect("two inputs");
+            (map, gk, a, b)
+        });
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
+            bench.iter(|| pool.install(|| map.apply(&gk, &a, &b).expect("witness map")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fft, quotient, two_stage, four_step, witness_map);
 criterion_main!(benches);

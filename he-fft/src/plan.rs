@@ -160,8 +160,10 @@ impl TransformPlan {
             )));
         }
         let d = layout.row_period();
-        let two_rows =
-            rows == Rows::Shared && layout.is_replicated() && n >= 2 && set.stride * set.count == n;
+        let two_rows = rows == Rows::Shared
+            && layout.is_replicated()
+            && set.count >= 2
+            && set.stride * set.count == n;
         let h = n / 2;
         let (input, output, finish, shifts) = if !two_rows {
             let flavour = if options.half_rotated_input {

@@ -11,7 +11,7 @@ use helib_rs::{
 
 use crate::fft::{powers_of, subgroup};
 use crate::plan::{DiagonalSet, Rows};
-use crate::{EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
+use crate::{EncodedTransform, FftOptions, Matrix, PlanOptions, Progress, TransformPlan};
 
 /// A QAP prover's quotient `h` (Groth16's witness map) from the encrypted evaluations `a`, `b`
 /// of `A`, `B` on the subgroup `H` of size `n`, computed with the plaintext ring's product.
@@ -115,8 +115,23 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
             }
         }
 
+        // Stage 1 acts alike on both rows, which split its diagonals between them: the input
+        // comes half-rotated (row 1 holds it rotated by n/2, which encryption lays out), and
+        // the output with identical rows, as the per-row stages take it.
+        let mut first = options.plan.clone();
+        first.half_rotated_input = n2 >= 2;
         let mut opts = options.plan.clone();
         opts.half_rotated_input = false;
+        // Fewer baby steps than giant steps where the caller did not choose: the baby steps
+        // are what the Galois keys are for (the giant steps run as Horner chains on a few
+        // keys), so this takes as many rotations with about half the keys, and the strided
+        // stages then share theirs (multiples of n1 below n1 sqrt(n2)).
+        let fewer_babies = |count: usize, per_row: usize| -> Option<usize> {
+            options
+                .plan
+                .baby_steps
+                .or(Some(1 << (per_row.min(count).trailing_zeros() / 2)))
+        };
         let strided = DiagonalSet {
             first: 0,
             stride: n1,
@@ -135,9 +150,32 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
                 count: 2 * n1,
             }
         };
-        let p1 = TransformPlan::with_diagonals(ctx, n, strided, &opts, Rows::Independent)?;
-        let p2 = TransformPlan::with_diagonals(ctx, n, block, &opts, Rows::PerRow)?;
-        let p3 = TransformPlan::with_diagonals(ctx, n, strided, &opts, Rows::PerRow)?;
+        let p1 = TransformPlan::with_diagonals(ctx, n, strided, &first, Rows::Shared)?;
+        if p1.output_layout().is_half_rotated() {
+            return Err(Error::Internal(
+                "the witness map's first stage must leave identical rows".into(),
+            ));
+        }
+        let p2 = TransformPlan::with_diagonals(
+            ctx,
+            n,
+            block,
+            &PlanOptions {
+                baby_steps: fewer_babies(block.count, block.count),
+                ..opts.clone()
+            },
+            Rows::PerRow,
+        )?;
+        let p3 = TransformPlan::with_diagonals(
+            ctx,
+            n,
+            strided,
+            &PlanOptions {
+                baby_steps: fewer_babies(strided.count, strided.count),
+                ..opts
+            },
+            Rows::PerRow,
+        )?;
         let [m1, m2, m3] = stage_matrices(&domain, n1, &points, &q)?;
         let e1 = EncodedTransform::new(ctx, &p1, m1, options.cache)?;
         let e2 = EncodedTransform::new(ctx, &p2, m2, options.cache)?;

@@ -2,10 +2,9 @@
 //! computation with ark-poly, at N = 2048.
 
 use ark_bn254::Fr;
-use ark_ff::{FftField, Field, One, UniformRand, Zero};
+use ark_ff::{FftField, Field, One, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use ark_std::rand::{rngs::StdRng, Rng, SeedableRng};
 use he_fft::{quotient_context, FftOptions, Quotient};
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 

@@ -73,10 +73,13 @@ pub struct Setup {
     pub keygen: Duration,
     /// Galois key generation.
     pub galois_keygen: Duration,
-    /// How many Galois keys, and their bytes on the wire.
+    /// How many Galois keys.
     pub galois_keys: usize,
     /// Bytes of the Galois keys as the owner would upload them.
     pub galois_key_bytes: u64,
+    /// Bytes the Galois keys take in the server's memory (about twice the wire size: the
+    /// uniform halves travel as seeds).
+    pub galois_key_memory: u64,
     /// Bytes of the public key (with its relinearization key) on the wire.
     pub public_key_bytes: u64,
     /// The server's one-time preparation (encoding its plaintext matrices).
@@ -138,8 +141,9 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         let gk = GaloisKeys::generate(&sk, &session_map.galois_steps())?;
         let galois_keygen = t.elapsed();
         let galois_keys = gk.elements().len();
-        let galois_key_bytes = gk.to_bytes()?.len() as u64;
-        let public_key_bytes = pk.to_bytes()?.len() as u64;
+        let galois_key_bytes = gk.serialized_len()?;
+        let galois_key_memory = gk.size_bytes();
+        let public_key_bytes = pk.serialized_len()?;
         let t = Instant::now();
         let server =
             InProcessServer::<F>::new(&context, pk.clone(), gk, n, &FftOptions::default())?;
@@ -159,6 +163,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
                 galois_keygen,
                 galois_keys,
                 galois_key_bytes,
+                galois_key_memory,
                 public_key_bytes,
                 server_setup,
             },
@@ -217,33 +222,67 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         }
         let e = Evaluations::new(matrices, num_inputs, num_constraints, full_assignment)?;
         let t = Instant::now();
-        let a = self.map.encrypt_to_bytes(&self.sk, &e.a)?;
-        let b = self.map.encrypt_to_bytes(&self.sk, &e.b)?;
+        let (a, b) = self.encrypt(&e)?;
         let encrypt = t.elapsed();
         let t = Instant::now();
         let h_bytes = self.server.witness_map(&a, &b)?;
         let server = t.elapsed();
-        let t = Instant::now();
-        let h = self
-            .map
-            .decrypt(&self.sk, &helib_rs::Ctxt::from_bytes(&self.pk, &h_bytes)?)?;
-        let decrypt = t.elapsed();
-        let t = Instant::now();
-        let domain = Radix2EvaluationDomain::<F>::new(n)
-            .ok_or_else(|| Error::InvalidInput(format!("no domain of size {n}")))?;
-        let checked = he_fft::check::quotient(&domain, &e.a, &e.b, &e.c, &h);
-        let check = t.elapsed();
         if let Ok(mut r) = self.report.lock() {
             r.calls += 1;
             r.encrypt += encrypt;
             r.server += server;
-            r.decrypt += decrypt;
-            r.check += check;
             r.upload_bytes += (a.len() + b.len()) as u64;
             r.download_bytes += h_bytes.len() as u64;
         }
+        self.decrypt_and_check(&e, &h_bytes)
+    }
+
+    /// The owner's first half of [`witness_map`](Self::witness_map): `a` and `b` encrypted
+    /// with the secret key, as bytes for the server (half the size of public-key
+    /// ciphertexts).
+    pub fn encrypt(&self, e: &Evaluations<F>) -> Result<(Vec<u8>, Vec<u8>), Error> {
+        self.check_size(e.len())?;
+        Ok((
+            self.map.encrypt_to_bytes(&self.sk, &e.a)?,
+            self.map.encrypt_to_bytes(&self.sk, &e.b)?,
+        ))
+    }
+
+    /// The owner's second half: `h` from the server's bytes, decrypted and checked against
+    /// `e` in `O(n)`; a wrong `h` is [`Error::Rejected`].
+    pub fn decrypt_and_check(&self, e: &Evaluations<F>, h_bytes: &[u8]) -> Result<Vec<F>, Error> {
+        self.check_size(e.len())?;
+        let t = Instant::now();
+        let h = self
+            .map
+            .decrypt(&self.sk, &helib_rs::Ctxt::from_bytes(&self.pk, h_bytes)?)?;
+        let decrypt = t.elapsed();
+        let t = Instant::now();
+        let domain = Radix2EvaluationDomain::<F>::new(e.len())
+            .ok_or_else(|| Error::InvalidInput(format!("no domain of size {}", e.len())))?;
+        let checked = he_fft::check::quotient(&domain, &e.a, &e.b, &e.c, &h);
+        let check = t.elapsed();
+        if let Ok(mut r) = self.report.lock() {
+            r.decrypt += decrypt;
+            r.check += check;
+        }
         checked.map_err(|e| Error::Rejected(e.to_string()))?;
         Ok(h)
+    }
+
+    fn check_size(&self, n: usize) -> Result<(), Error> {
+        if n != self.domain_size() {
+            return Err(Error::SessionMismatch(format!(
+                "the evaluations have {n} points, the session's keys are for {}",
+                self.domain_size()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The Galois keys a server of this session needs (for a server elsewhere).
+    pub fn galois_steps(&self) -> helib_rs::GaloisSteps {
+        self.map.galois_steps()
     }
 }
 

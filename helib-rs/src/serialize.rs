@@ -26,6 +26,13 @@ use crate::field::encode_poly;
 use crate::galois::GaloisKeys;
 use crate::keys::{PubKey, SecKey};
 
+/// The byte count an engine serializer announces, without writing anything.
+fn announced_len(write: impl Fn(*mut u8, usize, &mut usize) -> sys::helib_status) -> Result<u64> {
+    let mut needed = 0usize;
+    check(write(ptr::null_mut(), 0, &mut needed))?;
+    Ok(needed as u64)
+}
+
 /// Runs an engine serializer twice: for the size, then into a buffer of that size.
 fn collect_bytes(
     write: impl Fn(*mut u8, usize, &mut usize) -> sys::helib_status,
@@ -171,6 +178,14 @@ impl PubKey {
         })
     }
 
+    /// The length of [`to_bytes`](Self::to_bytes)'s result, without building it.
+    pub fn serialized_len(&self) -> Result<u64> {
+        announced_len(|out, len, needed| {
+            // SAFETY: as in to_bytes, with a null buffer: a size query only.
+            unsafe { sys::helib_pubkey_serialize(self.inner.as_ptr(), out, len, needed) }
+        })
+    }
+
     /// Reads a public key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
     pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<PubKey> {
         let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
@@ -191,6 +206,15 @@ impl GaloisKeys {
         collect_bytes(|out, len, needed| {
             // SAFETY: the key-set handle is live; `out` is null or writable for `len` bytes;
             // `needed` is a valid out-pointer.
+            unsafe { sys::helib_galois_keys_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// The length of [`to_bytes`](Self::to_bytes)'s result, without building it (what the
+    /// keys take on the wire).
+    pub fn serialized_len(&self) -> Result<u64> {
+        announced_len(|out, len, needed| {
+            // SAFETY: as in to_bytes, with a null buffer: a size query only.
             unsafe { sys::helib_galois_keys_serialize(self.as_ptr(), out, len, needed) }
         })
     }

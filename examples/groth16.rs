@@ -1,0 +1,579 @@
+//! A Groth16 proof whose witness map runs on ciphertexts, verified by ark-groth16.
+//!
+//! ```text
+//! cargo run --release --example groth16 -- [--constraints N] [--threads T] [--json] [--small]
+//! cargo run --release --example groth16 -- owner DIR [--constraints N] [--small] [--seed S]
+//! cargo run --release --example groth16 -- server DIR [--small]
+//! cargo run --release --example groth16 -- verify DIR
+//! ```
+//!
+//! It proves a cubic MiMC-style chain of about `N` constraints (`he_groth16::CubicChain`)
+//! with `Groth16::<Bn254, EncryptedReduction>`: the data owner generates keys, encrypts the
+//! evaluations `a` and `b` of the constraint polynomials, a server holding only public and
+//! Galois keys computes the encrypted quotient `h` (`he_fft::WitnessMap`), and the owner
+//! decrypts it, checks it in O(n) and finishes the proof (the MSMs) in the clear. The plain
+//! witness map (ark-groth16's `LibsnarkReduction`) runs in the same process for comparison.
+//!
+//! `--json` prints one JSON object as the last line of standard output. `--small` uses an
+//! insecure toy ring (N = 2048, up to 1022 constraints) for quick checks. Exit status: 0 the
+//! proof verified, 1 it did not, 2 usage or engine error.
+//!
+//! The `owner`, `server` and `verify` steps do the same through files, as
+//! `examples/outsource.rs` does for an FFT: `owner` writes `DIR/public/` (context, public and
+//! Galois keys, the encrypted `a` and `b`) and keeps `DIR/owner/` (the secret key, 0600, and
+//! the circuit's seed); `server` reads `DIR/public/` only and writes the encrypted `h` there;
+//! `verify` decrypts and checks `h`, finishes the proof with it, and runs ark-groth16's
+//! verifier. (The circuit and its Groth16 keys are rebuilt from the seed in each owner step;
+//! a real prover would keep its proving key.)
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ark_bn254::{Bn254, Fr};
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
+use ark_groth16::Groth16;
+use ark_poly::GeneralEvaluationDomain;
+use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem, R1CS_PREDICATE_LABEL};
+use ark_snark::SNARK;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use bigp_he::job::{self, BoxError};
+use bigp_he::{median_time, peak_rss_bytes};
+use clap::{Parser, Subcommand};
+use he_groth16::{CubicChain, EncryptedReduction, Outsourcing};
+use std::path::PathBuf;
+
+/// A Groth16 proof with the witness map on ciphertexts, verified by ark-groth16.
+#[derive(Parser, Debug)]
+#[command(name = "groth16", args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    step: Option<Step>,
+    #[command(flatten)]
+    args: Args,
+}
+
+/// The three steps through files.
+#[derive(Subcommand, Debug)]
+enum Step {
+    /// Keys, the encrypted evaluations and the request in DIR/public; secrets in DIR/owner.
+    Owner {
+        /// The working directory.
+        dir: PathBuf,
+        /// Constraints of the circuit.
+        #[arg(long, default_value_t = 1000)]
+        constraints: usize,
+        /// An insecure toy ring (N = 2048).
+        #[arg(long)]
+        small: bool,
+        /// Seed of the circuit and its keys (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The witness map on what DIR/public holds; writes DIR/public/h.ct.
+    Server {
+        /// The working directory.
+        dir: PathBuf,
+        /// Accept the owner's insecure toy ring.
+        #[arg(long)]
+        small: bool,
+    },
+    /// Decrypt and check h, finish the proof, verify it.
+    Verify {
+        /// The working directory.
+        dir: PathBuf,
+    },
+}
+
+/// The in-process run's options.
+#[derive(clap::Args, Debug)]
+struct Args {
+    /// Constraints of the circuit (a cubic chain, two a round; at least 2).
+    #[arg(long, default_value_t = 1000)]
+    constraints: usize,
+    /// Threads of the rayon pool (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// One JSON object as the last line of standard output.
+    #[arg(long)]
+    json: bool,
+    /// An insecure toy ring (N = 2048) for quick checks.
+    #[arg(long)]
+    small: bool,
+    /// Seed of the circuit's values and the proof's randomness (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// The largest constraint count any context serves here: a domain of 65536 points.
+const MAX_CONSTRAINTS: usize = 65536 - 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap's own rendering: the help text for --help, else the error and usage.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    if let Some(step) = cli.step {
+        bigp_he::end_quietly_on_closed_stdout();
+        return match files::run(step) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let parsed: Result<Args, String> = Ok(cli.args);
+    let parsed = parsed.and_then(|a| {
+        let max = if a.small { 1022 } else { MAX_CONSTRAINTS };
+        if !(2..=max).contains(&a.constraints) {
+            return Err(format!(
+                "--constraints must be from 2 to {max}{}, got {}",
+                if a.small { " with --small" } else { "" },
+                a.constraints
+            ));
+        }
+        if a.threads == Some(0) {
+            return Err("--threads must be at least 1".into());
+        }
+        Ok(a)
+    });
+    job::main(
+        "usage: groth16 [--constraints N] [--threads T] [--json] [--small] [--seed S]",
+        parsed,
+        |a| {
+            a.threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        },
+        run,
+    )
+}
+
+fn run(args: &Args) -> Result<bool, BoxError> {
+    bigp_he::reuse_freed_memory();
+    let say = |line: String| {
+        if !args.json {
+            println!("{line}");
+        }
+    };
+    let seed = args.seed.unwrap_or_else(bigp_he::demo::time_seed);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let circuit = CubicChain::<Fr>::with_constraints(args.constraints, &mut rng);
+    let n = circuit.domain_size();
+
+    // The circuit's keys (the trusted setup, not part of proving).
+    let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
+
+    // The owner's keys and the server, with their one-time costs.
+    let (session, setup) = if args.small {
+        let ctx = job::toy_context(he_fft::witness_map_ciphertext_bits(2048, 254, n))?;
+        Outsourcing::<Fr>::in_process_on(ctx, n)?
+    } else {
+        Outsourcing::<Fr>::in_process(n)?
+    };
+    let ctx = &setup.context;
+    say(format!(
+        "Groth16 over BN254: {} constraints, domain {n}; witness map on ciphertexts (plaintext-ring \
+         product), {} thread(s)",
+        circuit.num_constraints(),
+        rayon::current_num_threads()
+    ));
+    say(job::parameters_line(ctx, args.small));
+
+    // Proving, with the witness map outsourced.
+    let session = Arc::new(session);
+    let t = Instant::now();
+    let proof = {
+        let _guard = session.enter();
+        Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).map_err(
+            |e| match he_groth16::last_error() {
+                Some(detail) => format!("proving failed: {e}: {detail}"),
+                None => format!("proving failed: {e}"),
+            },
+        )?
+    };
+    let prove = t.elapsed();
+    let report = session.report();
+    let outsourced = report.encrypt + report.server + report.decrypt + report.check;
+    let prove_rest = prove.saturating_sub(outsourced);
+    let verified = Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof)?;
+
+    // The plain witness map on the same R1CS, in the same run.
+    let cs = ConstraintSystem::new_ref();
+    circuit.clone().generate_constraints(cs.clone())?;
+    cs.finalize();
+    let matrices = cs
+        .to_matrices()
+        .map_err(|e| format!("R1CS matrices: {e}"))?
+        .remove(R1CS_PREDICATE_LABEL)
+        .ok_or("no R1CS matrices")?;
+    let (inputs, constraints) = (cs.num_instance_variables(), cs.num_constraints());
+    let assignment = {
+        let cs = cs.borrow().ok_or("constraint system borrowed")?;
+        [
+            cs.instance_assignment().map_err(|e| e.to_string())?,
+            cs.witness_assignment().map_err(|e| e.to_string())?,
+        ]
+        .concat()
+    };
+    let (_, plain) = median_time(|| {
+        LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
+            &matrices,
+            inputs,
+            constraints,
+            &assignment,
+        )
+    });
+
+    let secs = |d: Duration| d.as_secs_f64();
+    let upload = setup.public_key_bytes + setup.galois_key_bytes + report.upload_bytes;
+    let rss = peak_rss_bytes();
+    let overhead = secs(report.server) / secs(plain).max(1e-9);
+    let mib = |b: u64| b as f64 / (1 << 20) as f64;
+    let lines = [
+        format!("owner: keys (secret, public, relinearization)  {:>10.3} s", secs(setup.keygen)),
+        format!(
+            "owner: Galois keys ({} keys, {:.0} MiB in memory) {:>10.3} s",
+            setup.galois_keys,
+            mib(setup.galois_key_memory),
+            secs(setup.galois_keygen)
+        ),
+        format!("server: encode its matrices (once per size)   {:>10.3} s", secs(setup.server_setup)),
+        format!("owner: encrypt a and b                        {:>10.3} s", secs(report.encrypt)),
+        format!("server: witness map on ciphertexts            {:>10.3} s", secs(report.server)),
+        format!("owner: decrypt h                              {:>10.3} s", secs(report.decrypt)),
+        format!("owner: O(n) check of h                        {:>10.6} s", secs(report.check)),
+        format!("prover: the rest of proving (MSMs)            {:>10.3} s", secs(prove_rest)),
+        format!("plain witness map (LibsnarkReduction, median) {:>10.6} s", secs(plain)),
+        format!("overhead server / plain witness map           {overhead:>10.0}x"),
+        format!(
+            "bytes up: {:.1} MiB (public key {:.1}, Galois keys {:.1}, ciphertexts {:.2}); down: {:.2} MiB",
+            mib(upload),
+            mib(setup.public_key_bytes),
+            mib(setup.galois_key_bytes),
+            mib(report.upload_bytes),
+            mib(report.download_bytes)
+        ),
+        format!("peak RSS                                      {:>10.0} MiB", mib(rss)),
+        format!(
+            "ark-groth16 verifier: {}",
+            if verified { "proof accepted" } else { "PROOF REJECTED" }
+        ),
+    ];
+    for line in lines {
+        say(line);
+    }
+    if args.json {
+        println!(
+            "{{\"constraints\":{},\"domain_size\":{n},\"route\":\"plaintext-ring product\",\
+\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\"threads\":{},\"keygen_s\":{:.6},\
+\"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"server_setup_s\":{:.6},\
+\"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
+\"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
+\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+            circuit.num_constraints(),
+            ctx.ring_degree(),
+            ctx.log2_qp(),
+            ctx.security_bits(),
+            rayon::current_num_threads(),
+            secs(setup.keygen),
+            secs(setup.galois_keygen),
+            setup.galois_keys,
+            setup.galois_key_bytes,
+            setup.galois_key_memory,
+            secs(setup.server_setup),
+            secs(report.encrypt),
+            secs(report.server),
+            secs(report.decrypt),
+            secs(report.check),
+            secs(prove_rest),
+            secs(plain),
+            overhead,
+            report.download_bytes,
+        );
+    }
+    std::io::stdout().flush()?;
+    Ok(verified)
+}
+
+/// The owner, server and verify steps through files.
+mod files {
+    use std::fs;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use ark_bn254::{Bn254, Fr};
+    use ark_groth16::{Groth16, ProvingKey, VerifyingKey};
+    use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem, R1CS_PREDICATE_LABEL};
+    use ark_snark::SNARK;
+    use ark_std::rand::{rngs::StdRng, SeedableRng};
+    use bigp_he::job::{self, BoxError};
+    use he_fft::{DiagonalCache, FftOptions, WitnessMap};
+    use he_groth16::{CubicChain, EncryptedReduction, Evaluations, Outsourcing, WitnessServer};
+    use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+
+    use super::Step;
+
+    pub fn run(step: Step) -> Result<bool, BoxError> {
+        match step {
+            Step::Owner {
+                dir,
+                constraints,
+                small,
+                seed,
+            } => owner(
+                &dir,
+                constraints,
+                small,
+                seed.unwrap_or_else(bigp_he::demo::time_seed),
+            ),
+            Step::Server { dir, small } => server(&dir, small),
+            Step::Verify { dir } => verify(&dir),
+        }
+    }
+
+    fn public(dir: &Path, name: &str) -> PathBuf {
+        dir.join("public").join(name)
+    }
+
+    fn private(dir: &Path, name: &str) -> PathBuf {
+        dir.join("owner").join(name)
+    }
+
+    fn read(path: PathBuf) -> Result<Vec<u8>, BoxError> {
+        Ok(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+    }
+
+    fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
+        fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(())
+    }
+
+    /// The circuit, its Groth16 keys, and the rng a proof continues with.
+    type Built = (
+        CubicChain<Fr>,
+        ProvingKey<Bn254>,
+        VerifyingKey<Bn254>,
+        StdRng,
+    );
+
+    /// What the owner keeps about its circuit: `constraints seed small`.
+    struct Circuit {
+        constraints: usize,
+        seed: u64,
+        small: bool,
+    }
+
+    impl Circuit {
+        fn read(dir: &Path) -> Result<Circuit, BoxError> {
+            let text = String::from_utf8(read(private(dir, "circuit.txt"))?)?;
+            match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+                [c, s, small] => Ok(Circuit {
+                    constraints: c.parse()?,
+                    seed: s.parse()?,
+                    small: *small == "small",
+                }),
+                _ => Err(format!("malformed owner/circuit.txt: {text:?}").into()),
+            }
+        }
+
+        /// The circuit and its Groth16 keys, rebuilt from the seed, and the rng the proof
+        /// continues with.
+        fn build(&self) -> Result<Built, BoxError> {
+            let mut rng = StdRng::seed_from_u64(self.seed);
+            let circuit = CubicChain::<Fr>::with_constraints(self.constraints, &mut rng);
+            let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
+            Ok((circuit, pk, vk, rng))
+        }
+    }
+
+    /// The evaluations `a`, `b`, `c` of the circuit's constraint polynomials.
+    fn evaluations(circuit: &CubicChain<Fr>) -> Result<Evaluations<Fr>, BoxError> {
+        let cs = ConstraintSystem::new_ref();
+        circuit.clone().generate_constraints(cs.clone())?;
+        cs.finalize();
+        let matrices = cs
+            .to_matrices()
+            .map_err(|e| format!("R1CS matrices: {e}"))?
+            .remove(R1CS_PREDICATE_LABEL)
+            .ok_or("no R1CS matrices")?;
+        let (inputs, constraints) = (cs.num_instance_variables(), cs.num_constraints());
+        let cs = cs.borrow().ok_or("constraint system borrowed")?;
+        let z = [
+            cs.instance_assignment().map_err(|e| e.to_string())?,
+            cs.witness_assignment().map_err(|e| e.to_string())?,
+        ]
+        .concat();
+        Ok(Evaluations::new(&matrices, inputs, constraints, &z)?)
+    }
+
+    fn context(circuit: &CubicChain<Fr>, small: bool) -> Result<Context, BoxError> {
+        let n = circuit.domain_size();
+        Ok(if small {
+            job::toy_context(he_fft::witness_map_ciphertext_bits(2048, 254, n))?
+        } else {
+            he_fft::witness_map_context::<Fr>(n)?
+        })
+    }
+
+    /// A server that already answered: the `h` the server step wrote.
+    struct Answered(Vec<u8>);
+
+    impl WitnessServer for Answered {
+        fn witness_map(&self, _a: &[u8], _b: &[u8]) -> Result<Vec<u8>, he_groth16::Error> {
+            Ok(self.0.clone())
+        }
+    }
+
+    fn owner(dir: &Path, constraints: usize, small: bool, seed: u64) -> Result<bool, BoxError> {
+        let max = if small { 1022 } else { super::MAX_CONSTRAINTS };
+        if !(2..=max).contains(&constraints) {
+            return Err(format!("--constraints must be from 2 to {max}, got {constraints}").into());
+        }
+        let start = Instant::now();
+        let record = Circuit {
+            constraints,
+            seed,
+            small,
+        };
+        let (circuit, _, _, _) = record.build()?;
+        let n = circuit.domain_size();
+        let ctx = context(&circuit, small)?;
+        fs::create_dir_all(dir.join("public"))?;
+        fs::create_dir_all(dir.join("owner"))?;
+        let _ = fs::remove_file(public(dir, "h.ct"));
+        let sk = SecKey::generate(&ctx)?;
+        let pk = PubKey::generate(&sk)?;
+        let options = FftOptions {
+            cache: DiagonalCache::Never,
+            ..FftOptions::default()
+        };
+        let map = WitnessMap::<Fr>::new(&ctx, n, &options)?;
+        let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
+        let e = evaluations(&circuit)?;
+        let files = [
+            ("context.bin", ctx.to_bytes()?),
+            ("pubkey.bin", pk.to_bytes()?),
+            ("galois.bin", gk.to_bytes()?),
+            ("a.ct", map.encrypt_to_bytes(&sk, &e.a)?),
+            ("b.ct", map.encrypt_to_bytes(&sk, &e.b)?),
+            ("request.txt", format!("{n}\n").into_bytes()),
+        ];
+        let mut up = 0;
+        for (name, bytes) in &files {
+            write(public(dir, name), bytes)?;
+            up += bytes.len();
+            println!(
+                "owner: public/{name:<12} {:>10.2} MiB",
+                bytes.len() as f64 / 1048576.0
+            );
+        }
+        helib_rs::write_private_file(&private(dir, "secret.bin"), &sk.to_bytes()?)?;
+        helib_rs::write_private_file(
+            &private(dir, "circuit.txt"),
+            format!(
+                "{constraints} {seed} {}\n",
+                if small { "small" } else { "secure" }
+            )
+            .as_bytes(),
+        )?;
+        write(private(dir, "context.bin"), &files[0].1)?;
+        write(private(dir, "pubkey.bin"), &files[1].1)?;
+        println!(
+            "owner: {} constraints, domain {n}, N = {}, security {}; {:.1} MiB up; {:.2} s",
+            circuit.num_constraints(),
+            ctx.ring_degree(),
+            ctx.security_label(),
+            up as f64 / 1048576.0,
+            start.elapsed().as_secs_f64()
+        );
+        Ok(true)
+    }
+
+    fn server(dir: &Path, allow_toy: bool) -> Result<bool, BoxError> {
+        bigp_he::reuse_freed_memory();
+        let start = Instant::now();
+        let text = String::from_utf8(read(public(dir, "request.txt"))?)?;
+        let n: usize = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad request {text:?}"))?;
+        let bytes = read(public(dir, "context.bin"))?;
+        let ctx = if allow_toy {
+            Context::from_bytes_allow_insecure(&bytes)?
+        } else {
+            Context::from_bytes(&bytes)?
+        };
+        let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
+        let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+        let server =
+            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &FftOptions::default())?;
+        let loaded = start.elapsed();
+        let t = Instant::now();
+        let h = server.witness_map(&read(public(dir, "a.ct"))?, &read(public(dir, "b.ct"))?)?;
+        write(public(dir, "h.ct"), &h)?;
+        println!(
+            "server: keys read and matrices encoded in {:.2} s; witness map (n = {n}) in {:.2} s; \
+             {:.2} MiB back",
+            loaded.as_secs_f64(),
+            t.elapsed().as_secs_f64(),
+            h.len() as f64 / 1048576.0
+        );
+        Ok(true)
+    }
+
+    fn verify(dir: &Path) -> Result<bool, BoxError> {
+        let record = Circuit::read(dir)?;
+        let (circuit, pk_g16, vk, mut rng) = record.build()?;
+        let ctx = Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"))?)?;
+        if ctx.security_bits() < 128.0 && !record.small {
+            return Err("the owner's context is not the secure one it made".into());
+        }
+        let sk = SecKey::from_bytes(&ctx, &read(private(dir, "secret.bin"))?)?;
+        let pk = PubKey::from_bytes(&ctx, &read(private(dir, "pubkey.bin"))?)?;
+        let h = read(public(dir, "h.ct"))?;
+        // Only a ciphertext under the owner's key is taken (the check below decides the rest).
+        Ctxt::from_bytes(&pk, &h)?;
+        let n = circuit.domain_size();
+        let session = Arc::new(Outsourcing::<Fr>::new(sk, pk, Box::new(Answered(h)), n)?);
+        let proved = {
+            let _guard = session.enter();
+            Groth16::<Bn254, EncryptedReduction>::prove(&pk_g16, circuit.clone(), &mut rng)
+        };
+        let proof = match proved {
+            Ok(proof) => proof,
+            Err(e) => {
+                return match he_groth16::last_error() {
+                    // A verdict on the server's result, for the owner only.
+                    Some(he_groth16::Error::Rejected(why)) => {
+                        println!("verify: REJECTED: {why}");
+                        Ok(false)
+                    }
+                    Some(detail) => Err(format!("proving failed: {e}: {detail}").into()),
+                    None => Err(format!("proving failed: {e}").into()),
+                };
+            }
+        };
+        let verified = Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof)?;
+        println!(
+            "verify: h decrypted and checked; ark-groth16 verifier: {}",
+            if verified {
+                "proof accepted"
+            } else {
+                "PROOF REJECTED"
+            }
+        );
+        Ok(verified)
+    }
+}
