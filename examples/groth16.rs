@@ -35,13 +35,12 @@ use ark_bn254::{Bn254, Fr};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::GeneralEvaluationDomain;
-use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem, R1CS_PREDICATE_LABEL};
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use clap::{Parser, Subcommand};
-use he_groth16::{CubicChain, EncryptedReduction, Outsourcing};
+use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, R1cs, Route};
 use std::path::PathBuf;
 
 /// A Groth16 proof with the witness map on ciphertexts, verified by ark-groth16.
@@ -104,6 +103,10 @@ struct Args {
     /// Seed of the circuit's values and the proof's randomness (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// The owner interpolates a and b itself (two inverse FFTs in the clear) and the server
+    /// multiplies once, with no Galois keys.
+    #[arg(long)]
+    client_assisted: bool,
 }
 
 /// The largest constraint count any context serves here: a domain of 65536 points.
@@ -175,16 +178,28 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
 
     // The owner's keys and the server, with their one-time costs.
-    let (session, setup) = if args.small {
-        let ctx = job::toy_context(he_fft::witness_map_ciphertext_bits(2048, 254, n))?;
-        Outsourcing::<Fr>::in_process_on(ctx, n)?
+    let route = if args.client_assisted {
+        Route::ClientAssisted
     } else {
-        Outsourcing::<Fr>::in_process(n)?
+        Route::ServerOnly
+    };
+    let route_name = match route {
+        Route::ServerOnly => "plaintext-ring product",
+        Route::ClientAssisted => "client-assisted (owner's inverse FFTs, one product)",
+    };
+    let (session, setup) = if args.small {
+        let bits = match route {
+            Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
+            Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
+        };
+        Outsourcing::<Fr>::in_process_on(job::toy_context(bits)?, n, route)?
+    } else {
+        Outsourcing::<Fr>::in_process(n, route)?
     };
     let ctx = &setup.context;
     say(format!(
-        "Groth16 over BN254: {} constraints, domain {n}; witness map on ciphertexts (plaintext-ring \
-         product), {} thread(s)",
+        "Groth16 over BN254: {} constraints, domain {n}; witness map on ciphertexts ({route_name}), \
+         {} thread(s)",
         circuit.num_constraints(),
         rayon::current_num_threads()
     ));
@@ -209,29 +224,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let verified = Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof)?;
 
     // The plain witness map on the same R1CS, in the same run.
-    let cs = ConstraintSystem::new_ref();
-    circuit.clone().generate_constraints(cs.clone())?;
-    cs.finalize();
-    let matrices = cs
-        .to_matrices()
-        .map_err(|e| format!("R1CS matrices: {e}"))?
-        .remove(R1CS_PREDICATE_LABEL)
-        .ok_or("no R1CS matrices")?;
-    let (inputs, constraints) = (cs.num_instance_variables(), cs.num_constraints());
-    let assignment = {
-        let cs = cs.borrow().ok_or("constraint system borrowed")?;
-        [
-            cs.instance_assignment().map_err(|e| e.to_string())?,
-            cs.witness_assignment().map_err(|e| e.to_string())?,
-        ]
-        .concat()
-    };
+    let r1cs = R1cs::from_circuit(circuit.clone())?;
     let (_, plain) = median_time(|| {
         LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
-            &matrices,
-            inputs,
-            constraints,
-            &assignment,
+            &r1cs.matrices,
+            r1cs.num_inputs,
+            r1cs.num_constraints,
+            &r1cs.assignment,
         )
     });
 
@@ -249,7 +248,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             secs(setup.galois_keygen)
         ),
         format!("server: encode its matrices (once per size)   {:>10.3} s", secs(setup.server_setup)),
-        format!("owner: encrypt a and b                        {:>10.3} s", secs(report.encrypt)),
+        format!("owner: encrypt a and b (after its inverse FFTs if client-assisted) {:>7.3} s", secs(report.encrypt)),
         format!("server: witness map on ciphertexts            {:>10.3} s", secs(report.server)),
         format!("owner: decrypt h                              {:>10.3} s", secs(report.decrypt)),
         format!("owner: O(n) check of h                        {:>10.6} s", secs(report.check)),
@@ -275,7 +274,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     }
     if args.json {
         println!(
-            "{{\"constraints\":{},\"domain_size\":{n},\"route\":\"plaintext-ring product\",\
+            "{{\"constraints\":{},\"domain_size\":{n},\"route\":\"{route_name}\",\
 \"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\"threads\":{},\"keygen_s\":{:.6},\
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
@@ -315,12 +314,13 @@ mod files {
 
     use ark_bn254::{Bn254, Fr};
     use ark_groth16::{Groth16, ProvingKey, VerifyingKey};
-    use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem, R1CS_PREDICATE_LABEL};
     use ark_snark::SNARK;
     use ark_std::rand::{rngs::StdRng, SeedableRng};
     use bigp_he::job::{self, BoxError};
     use he_fft::{DiagonalCache, FftOptions, WitnessMap};
-    use he_groth16::{CubicChain, EncryptedReduction, Evaluations, Outsourcing, WitnessServer};
+    use he_groth16::{
+        CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
+    };
     use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
     use super::Step;
@@ -400,22 +400,13 @@ mod files {
 
     /// The evaluations `a`, `b`, `c` of the circuit's constraint polynomials.
     fn evaluations(circuit: &CubicChain<Fr>) -> Result<Evaluations<Fr>, BoxError> {
-        let cs = ConstraintSystem::new_ref();
-        circuit.clone().generate_constraints(cs.clone())?;
-        cs.finalize();
-        let matrices = cs
-            .to_matrices()
-            .map_err(|e| format!("R1CS matrices: {e}"))?
-            .remove(R1CS_PREDICATE_LABEL)
-            .ok_or("no R1CS matrices")?;
-        let (inputs, constraints) = (cs.num_instance_variables(), cs.num_constraints());
-        let cs = cs.borrow().ok_or("constraint system borrowed")?;
-        let z = [
-            cs.instance_assignment().map_err(|e| e.to_string())?,
-            cs.witness_assignment().map_err(|e| e.to_string())?,
-        ]
-        .concat();
-        Ok(Evaluations::new(&matrices, inputs, constraints, &z)?)
+        let r = R1cs::from_circuit(circuit.clone())?;
+        Ok(Evaluations::new(
+            &r.matrices,
+            r.num_inputs,
+            r.num_constraints,
+            &r.assignment,
+        )?)
     }
 
     fn context(circuit: &CubicChain<Fr>, small: bool) -> Result<Context, BoxError> {
@@ -546,7 +537,13 @@ mod files {
         // Only a ciphertext under the owner's key is taken (the check below decides the rest).
         Ctxt::from_bytes(&pk, &h)?;
         let n = circuit.domain_size();
-        let session = Arc::new(Outsourcing::<Fr>::new(sk, pk, Box::new(Answered(h)), n)?);
+        let session = Arc::new(Outsourcing::<Fr>::new(
+            sk,
+            pk,
+            Box::new(Answered(h)),
+            n,
+            Route::ServerOnly,
+        )?);
         let proved = {
             let _guard = session.enter();
             Groth16::<Bn254, EncryptedReduction>::prove(&pk_g16, circuit.clone(), &mut rng)

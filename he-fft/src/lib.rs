@@ -75,6 +75,7 @@
 //! ```
 
 pub mod check;
+mod client_assisted;
 mod encoded;
 mod execute;
 mod fft;
@@ -88,6 +89,7 @@ mod route;
 mod two_stage;
 mod witness_map;
 
+pub use client_assisted::ClientAssistedWitnessMap;
 pub use encoded::{DiagonalCache, EncodedTransform};
 pub use execute::Progress;
 pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
@@ -95,10 +97,10 @@ pub use four_step::FourStepFft;
 pub use layout::Layout;
 pub use matrix::Matrix;
 pub use params::{
-    coset_change_context, fft_context, four_step_ciphertext_bits, four_step_fft_context,
-    quotient_ciphertext_bits, quotient_context, required_ciphertext_bits,
-    two_stage_ciphertext_bits, two_stage_fft_context, witness_map_ciphertext_bits,
-    witness_map_context, FFT_RING_DEGREE,
+    client_assisted_ciphertext_bits, client_assisted_context, coset_change_context, fft_context,
+    four_step_ciphertext_bits, four_step_fft_context, quotient_ciphertext_bits, quotient_context,
+    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context,
+    witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE,
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;

@@ -93,6 +93,36 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
     })
 }
 
+/// Ciphertext-modulus bits for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap):
+/// one product of two fresh ciphertexts (each about `p sqrt(N)` after switching down to the
+/// floor), key switching, and the margin.
+pub fn client_assisted_ciphertext_bits(ring_degree: usize, p_bits: u32) -> u32 {
+    let log_n_ring = ring_degree.max(2).ilog2();
+    p_bits
+        .saturating_mul(2)
+        .saturating_add(2 * log_n_ring + 100)
+}
+
+/// A >= 128-bit secure context for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap)
+/// of size `n`: the smallest ring of at least `2n` (and [`FFT_RING_DEGREE`]) whose security
+/// bound holds [`client_assisted_ciphertext_bits`]. For BN254 that is `N = 32768` up to
+/// `n = 16384`.
+///
+/// ```
+/// assert_eq!(he_fft::client_assisted_context::<ark_bn254::Fr>(4096)?.ring_degree(), 32768);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
+    if n < 2 || !n.is_power_of_two() {
+        return Err(Error::InvalidArgument(format!(
+            "a witness map's domain size must be a power of two of at least 2, got {n}"
+        )));
+    }
+    smallest_secure_ring::<F>(n.saturating_mul(2).max(FFT_RING_DEGREE), |ring| {
+        client_assisted_ciphertext_bits(ring, F::MODULUS_BIT_SIZE)
+    })
+}
+
 /// Two one-level transforms' growth with the margin counted once.
 fn two_levels_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let one_level = required_ciphertext_bits(ring_degree, p_bits, n).saturating_sub(40);

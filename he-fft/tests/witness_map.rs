@@ -144,3 +144,40 @@ fn secure_context_sizes() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+/// The client-assisted form: the owner's inverse FFTs, one product, the same `h`.
+#[test]
+fn client_assisted_equals_the_plain_quotient() {
+    let k = toy_keys(he_fft::client_assisted_ciphertext_bits(N, 254));
+    let mut n = 2;
+    while n <= N / 2 {
+        let a = random_vector(n, 3 * n as u64);
+        let b = random_vector(n, 5 * n as u64);
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+        let map = he_fft::ClientAssistedWitnessMap::new(&k.ctx, n).unwrap();
+        let [ea, eb] = [&a, &b]
+            .map(|v| Ctxt::from_bytes(&k.pk, &map.encrypt_to_bytes(&k.sk, v).unwrap()).unwrap());
+        let h = map.apply(&ea, &eb).unwrap();
+        assert!(h.noise_budget() > 0.0);
+        println!("client-assisted n = {n}: {:.1} bits left", h.noise_budget());
+        assert_eq!(
+            map.decrypt(&k.sk, &h).unwrap(),
+            plain_quotient(&a, &b, &c),
+            "n = {n}"
+        );
+        n *= 2;
+    }
+    assert!(he_fft::ClientAssistedWitnessMap::<Fr>::new(&k.ctx, N).is_err());
+    let map = he_fft::ClientAssistedWitnessMap::<Fr>::new(&k.ctx, 8).unwrap();
+    assert!(matches!(
+        map.encrypt(&k.pk, &[Fr::zero(); 7]),
+        Err(Error::InvalidLength(_))
+    ));
+    let ctx = he_fft::client_assisted_context::<Fr>(32768).unwrap();
+    assert!(ctx.security_bits() >= 128.0);
+    println!(
+        "client-assisted n = 32768: N = {}, log2 QP = {:.0}",
+        ctx.ring_degree(),
+        ctx.log2_qp()
+    );
+}

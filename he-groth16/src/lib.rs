@@ -22,6 +22,7 @@
 mod circuit;
 mod error;
 mod evaluations;
+mod r1cs;
 mod reduction;
 mod server;
 mod session;
@@ -29,6 +30,7 @@ mod session;
 pub use circuit::CubicChain;
 pub use error::Error;
 pub use evaluations::Evaluations;
+pub use r1cs::R1cs;
 pub use reduction::EncryptedReduction;
-pub use server::{InProcessServer, WitnessServer};
+pub use server::{InProcessServer, Route, WitnessServer};
 pub use session::{last_error, Outsourcing, Report, SessionGuard, Setup};

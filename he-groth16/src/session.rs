@@ -9,10 +9,63 @@ use std::time::{Duration, Instant};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_relations::gr1cs::Matrix;
-use he_fft::{DiagonalCache, FftOptions, WitnessMap};
-use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+use he_fft::{ClientAssistedWitnessMap, DiagonalCache, FftOptions, WitnessMap};
+use helib_rs::{Context, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
-use crate::{Error, Evaluations, InProcessServer, WitnessServer};
+use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
+
+/// The owner's side of either route: encryption and decryption only.
+enum OwnerMap<F: FftField + PrimeField> {
+    /// No diagonals encoded: the owner only encrypts and decrypts.
+    ServerOnly(WitnessMap<F>),
+    ClientAssisted(ClientAssistedWitnessMap<F>),
+}
+
+impl<F: FftField + PrimeField> OwnerMap<F> {
+    fn new(ctx: &Context, n: usize, route: Route) -> Result<Self, Error> {
+        Ok(match route {
+            Route::ServerOnly => OwnerMap::ServerOnly(WitnessMap::new(
+                ctx,
+                n,
+                &FftOptions {
+                    cache: DiagonalCache::Never,
+                    ..FftOptions::default()
+                },
+            )?),
+            Route::ClientAssisted => {
+                OwnerMap::ClientAssisted(ClientAssistedWitnessMap::new(ctx, n)?)
+            }
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            OwnerMap::ServerOnly(m) => m.len(),
+            OwnerMap::ClientAssisted(m) => m.len(),
+        }
+    }
+
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> helib_rs::Result<Vec<u8>> {
+        match self {
+            OwnerMap::ServerOnly(m) => m.encrypt_to_bytes(sk, x),
+            OwnerMap::ClientAssisted(m) => m.encrypt_to_bytes(sk, x),
+        }
+    }
+
+    fn decrypt(&self, sk: &SecKey, h: &helib_rs::Ctxt) -> helib_rs::Result<Vec<F>> {
+        match self {
+            OwnerMap::ServerOnly(m) => m.decrypt(sk, h),
+            OwnerMap::ClientAssisted(m) => m.decrypt(sk, h),
+        }
+    }
+
+    fn galois_steps(&self) -> GaloisSteps {
+        match self {
+            OwnerMap::ServerOnly(m) => m.galois_steps(),
+            OwnerMap::ClientAssisted(_) => GaloisSteps::new(),
+        }
+    }
+}
 
 /// What the owner's side of the witness maps cost so far (summed over calls).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -46,9 +99,9 @@ pub struct Report {
 /// #     circuit: C, pk: &ark_groth16::ProvingKey<ark_bn254::Bn254>,
 /// #     rng: &mut ark_std::rand::rngs::StdRng) -> Result<(), Box<dyn std::error::Error>> {
 /// use ark_groth16::Groth16;
-/// use he_groth16::{EncryptedReduction, Outsourcing};
+/// use he_groth16::{EncryptedReduction, Outsourcing, Route};
 ///
-/// let (session, _setup) = Outsourcing::<ark_bn254::Fr>::in_process(1024)?;
+/// let (session, _setup) = Outsourcing::<ark_bn254::Fr>::in_process(1024, Route::ServerOnly)?;
 /// let session = Arc::new(session);
 /// let _guard = session.enter();
 /// let proof = Groth16::<ark_bn254::Bn254, EncryptedReduction>::create_random_proof_with_reduction(
@@ -58,8 +111,7 @@ pub struct Report {
 pub struct Outsourcing<F: FftField + PrimeField> {
     sk: SecKey,
     pk: PubKey,
-    /// The owner's copy: encryption and decryption only (no diagonals encoded).
-    map: WitnessMap<F>,
+    map: OwnerMap<F>,
     server: Box<dyn WitnessServer>,
     report: Mutex<Report>,
 }
@@ -95,17 +147,14 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         pk: PubKey,
         server: Box<dyn WitnessServer>,
         n: usize,
+        route: Route,
     ) -> Result<Self, Error> {
         if !pk.belongs_to(&sk) {
             return Err(Error::SessionMismatch(
                 "the public key is not the secret key's".into(),
             ));
         }
-        let options = FftOptions {
-            cache: DiagonalCache::Never,
-            ..FftOptions::default()
-        };
-        let map = WitnessMap::new(sk.context(), n, &options)?;
+        let map = OwnerMap::new(sk.context(), n, route)?;
         Ok(Outsourcing {
             sk,
             pk,
@@ -115,28 +164,24 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         })
     }
 
-    /// A session with everything in this process: a >= 128-bit secure context for `n`
-    /// ([`he_fft::witness_map_context`]), fresh keys, and an [`InProcessServer`] holding only
-    /// the public ones.
-    pub fn in_process(n: usize) -> Result<(Self, Setup), Error> {
-        let context = he_fft::witness_map_context::<F>(n)?;
-        Self::in_process_on(context, n)
+    /// A session with everything in this process: a >= 128-bit secure context for `n` and
+    /// the route ([`he_fft::witness_map_context`], [`he_fft::client_assisted_context`]), fresh
+    /// keys, and an [`InProcessServer`] holding only the public ones.
+    pub fn in_process(n: usize, route: Route) -> Result<(Self, Setup), Error> {
+        let context = match route {
+            Route::ServerOnly => he_fft::witness_map_context::<F>(n)?,
+            Route::ClientAssisted => he_fft::client_assisted_context::<F>(n)?,
+        };
+        Self::in_process_on(context, n, route)
     }
 
     /// [`in_process`](Self::in_process) on a context of the caller's (tests use toy rings).
-    pub fn in_process_on(context: Context, n: usize) -> Result<(Self, Setup), Error> {
+    pub fn in_process_on(context: Context, n: usize, route: Route) -> Result<(Self, Setup), Error> {
         let t = Instant::now();
         let sk = SecKey::generate(&context)?;
         let pk = PubKey::generate(&sk)?;
         let keygen = t.elapsed();
-        let session_map = WitnessMap::<F>::new(
-            &context,
-            n,
-            &FftOptions {
-                cache: DiagonalCache::Never,
-                ..FftOptions::default()
-            },
-        )?;
+        let session_map = OwnerMap::<F>::new(&context, n, route)?;
         let t = Instant::now();
         let gk = GaloisKeys::generate(&sk, &session_map.galois_steps())?;
         let galois_keygen = t.elapsed();
@@ -145,8 +190,14 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         let galois_key_memory = gk.size_bytes();
         let public_key_bytes = pk.serialized_len()?;
         let t = Instant::now();
-        let server =
-            InProcessServer::<F>::new(&context, pk.clone(), gk, n, &FftOptions::default())?;
+        let server = match route {
+            Route::ServerOnly => {
+                InProcessServer::<F>::new(&context, pk.clone(), gk, n, &FftOptions::default())?
+            }
+            Route::ClientAssisted => {
+                InProcessServer::<F>::client_assisted(&context, pk.clone(), n)?
+            }
+        };
         let server_setup = t.elapsed();
         let session = Outsourcing {
             sk,
@@ -239,7 +290,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
 
     /// The owner's first half of [`witness_map`](Self::witness_map): `a` and `b` encrypted
     /// with the secret key, as bytes for the server (half the size of public-key
-    /// ciphertexts).
+    /// ciphertexts); on the client-assisted route, after the owner's two inverse FFTs.
     pub fn encrypt(&self, e: &Evaluations<F>) -> Result<(Vec<u8>, Vec<u8>), Error> {
         self.check_size(e.len())?;
         Ok((

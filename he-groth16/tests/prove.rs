@@ -8,13 +8,12 @@ use ark_ff::{One, PrimeField};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use ark_relations::gr1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, SynthesisError,
-    R1CS_PREDICATE_LABEL,
-};
+use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use he_groth16::{last_error, CubicChain, EncryptedReduction, Error, Outsourcing, WitnessServer};
+use he_groth16::{
+    last_error, CubicChain, EncryptedReduction, Error, Outsourcing, R1cs, Route, WitnessServer,
+};
 use helib_rs::Context;
 
 const N: u64 = 2048;
@@ -31,7 +30,7 @@ fn toy_context(n: usize) -> Context {
 
 fn session(n: usize) -> Arc<Outsourcing<Fr>> {
     Arc::new(
-        Outsourcing::in_process_on(toy_context(n), n)
+        Outsourcing::in_process_on(toy_context(n), n, Route::ServerOnly)
             .expect("session")
             .0,
     )
@@ -39,19 +38,8 @@ fn session(n: usize) -> Arc<Outsourcing<Fr>> {
 
 /// The R1CS of a circuit: matrices, instance count, constraint count, full assignment.
 fn r1cs(circuit: CubicChain<Fr>) -> (Vec<Matrix<Fr>>, usize, usize, Vec<Fr>) {
-    let cs = ConstraintSystem::new_ref();
-    circuit.generate_constraints(cs.clone()).unwrap();
-    cs.finalize();
-    assert!(cs.is_satisfied().unwrap());
-    let matrices = cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL].clone();
-    let (inputs, constraints) = (cs.num_instance_variables(), cs.num_constraints());
-    let cs = cs.borrow().unwrap();
-    let z = [
-        cs.instance_assignment().unwrap(),
-        cs.witness_assignment().unwrap(),
-    ]
-    .concat();
-    (matrices, inputs, constraints, z)
+    let r = R1cs::from_circuit(circuit).unwrap();
+    (r.matrices, r.num_inputs, r.num_constraints, r.assignment)
 }
 
 #[test]
@@ -161,7 +149,8 @@ fn a_cheating_server_is_caught() {
     let mut rng = StdRng::seed_from_u64(4);
     let circuit = CubicChain::<Fr>::random(3, &mut rng);
     let n = circuit.domain_size();
-    let (honest, _) = Outsourcing::<Fr>::in_process_on(toy_context(n), n).unwrap();
+    let (honest, _) =
+        Outsourcing::<Fr>::in_process_on(toy_context(n), n, Route::ServerOnly).unwrap();
     let session = Arc::new(honest.with_server(|s| Box::new(Cheating(s))));
     let (m, inputs, constraints, z) = r1cs(circuit.clone());
     let e = session
@@ -228,5 +217,32 @@ fn misuse_is_an_error_not_a_panic() {
         Err(Error::Rejected(_))
     ));
     // Sizes the session cannot serve.
-    assert!(Outsourcing::<Fr>::in_process_on(toy_context(8), 4096).is_err());
+    assert!(Outsourcing::<Fr>::in_process_on(toy_context(8), 4096, Route::ServerOnly).is_err());
+}
+
+/// The client-assisted route: the owner's inverse FFTs, one product on the server, no Galois
+/// keys; the same proofs.
+#[test]
+fn client_assisted_proofs_verify() {
+    let mut rng = StdRng::seed_from_u64(6);
+    for rounds in [2, 100] {
+        let circuit = CubicChain::<Fr>::random(rounds, &mut rng);
+        let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
+        let ctx = Context::builder()
+            .ring_degree(N)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(he_fft::client_assisted_ciphertext_bits(N as usize, 254))
+            .allow_insecure(true)
+            .build()
+            .unwrap();
+        let (session, setup) =
+            Outsourcing::<Fr>::in_process_on(ctx, circuit.domain_size(), Route::ClientAssisted)
+                .unwrap();
+        assert_eq!(setup.galois_keys, 0);
+        let session = Arc::new(session);
+        let _guard = session.enter();
+        let proof =
+            Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap();
+        assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
+    }
 }

@@ -1,0 +1,139 @@
+//! [`ClientAssistedWitnessMap`]: the witness map with the owner's two inverse FFTs in the
+//! clear and one ciphertext product on the server, no Galois keys at all.
+
+use std::fmt;
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{Context, Ctxt, Error, PubKey, Result, SecKey};
+
+use crate::fft::subgroup;
+
+/// Groth16's witness map with the client's help: the owner interpolates `a` and `b` itself
+/// (two inverse FFTs of size `n` in the clear, `O(n log n)`) and encrypts the coefficients of
+/// `A` and `B` as plaintext polynomials in `Y = X^(N / 2n)`; the server multiplies the two
+/// ciphertexts once, which gives `A B` without wraparound (degree `2n - 2 < 2n`), and the
+/// owner reads `h` off the top half of the decrypted coefficients, as
+/// [`WitnessMap`](crate::WitnessMap) does.
+///
+/// Against the server-only [`WitnessMap`](crate::WitnessMap): no Galois keys (the upload is
+/// the public key with its relinearization key and two ciphertexts), one level instead of four
+/// (a smaller modulus: [`client_assisted_context`](crate::client_assisted_context)), and a
+/// server step of one product; the price is the owner's two inverse FFTs, which are two of
+/// the seven FFTs the plain witness map runs.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::ClientAssistedWitnessMap;
+/// use helib_rs::{Context, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::client_assisted_ciphertext_bits(2048, 254))
+///     .allow_insecure(true).build()?; // toy size, insecure
+/// let map = ClientAssistedWitnessMap::<Fr>::new(&ctx, 8)?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+/// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
+/// let h = map.apply(&map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?; // the server's step
+/// let h = map.decrypt(&sk, &h)?;
+/// assert_eq!(h.len(), 8);
+/// # Ok(())
+/// # }
+/// ```
+pub struct ClientAssistedWitnessMap<F: FftField + PrimeField> {
+    ctx: Context,
+    domain: Radix2EvaluationDomain<F>,
+}
+
+impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
+    /// The map for the subgroup of size `n` (a power of two, `2 <= n <= N/2`).
+    pub fn new(ctx: &Context, n: usize) -> Result<Self> {
+        let half = ctx.ring_degree() / 2;
+        if n < 2 || !n.is_power_of_two() || n > half {
+            return Err(Error::InvalidArgument(format!(
+                "this witness map takes a power of two from 2 to N/2 = {half} constraints' \
+                 domain, got n = {n}"
+            )));
+        }
+        Ok(ClientAssistedWitnessMap {
+            ctx: ctx.clone(),
+            domain: subgroup::<F>(n)?,
+        })
+    }
+
+    /// The domain size `n`.
+    pub fn len(&self) -> usize {
+        self.domain.size()
+    }
+
+    /// Always false (the smallest domain here has size 2).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The plaintext polynomial `A(Y)` of the evaluations `x` on the subgroup: the owner's
+    /// inverse FFT, with coefficient `i` at `X^(k i)`, `k = N / 2n`.
+    fn polynomial(&self, x: &[F]) -> Result<Vec<F>> {
+        let n = self.len();
+        if x.len() != n {
+            return Err(Error::InvalidLength(format!(
+                "this witness map takes {n} evaluations, got {}",
+                x.len()
+            )));
+        }
+        let k = self.ctx.ring_degree() / (2 * n);
+        let mut poly = vec![F::zero(); k * (n - 1) + 1];
+        for (i, c) in self.domain.ifft(x).into_iter().enumerate() {
+            poly[k * i] = c;
+        }
+        Ok(poly)
+    }
+
+    /// Encrypts `a` or `b` (the `n` evaluations on the subgroup): the owner's inverse FFT, then
+    /// public-key encryption of the polynomial.
+    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Ctxt> {
+        pk.encrypt_poly(&self.polynomial(x)?)
+    }
+
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (about
+    /// half the bytes).
+    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<u8>> {
+        sk.encrypt_poly_to_bytes(&self.polynomial(x)?)
+    }
+
+    /// The server's step: the product of the encrypted `A` and `B`.
+    pub fn apply(&self, a: &Ctxt, b: &Ctxt) -> Result<Ctxt> {
+        let mut h = a.checked_mul(b)?;
+        crate::params::ensure_budget(
+            std::slice::from_ref(&h),
+            &self.ctx,
+            "the client-assisted witness map",
+            "one product",
+            crate::client_assisted_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+            ),
+            "client_assisted_context",
+        )?;
+        h.mod_switch_to_natural_level()?;
+        Ok(h)
+    }
+
+    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result.
+    pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
+        let n = self.len();
+        let coeffs: Vec<F> = sk.decrypt_poly(h)?;
+        let k = self.ctx.ring_degree() / (2 * n);
+        Ok((0..n).map(|i| coeffs[k * (n + i)]).collect())
+    }
+}
+
+impl<F: FftField + PrimeField> fmt::Debug for ClientAssistedWitnessMap<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientAssistedWitnessMap")
+            .field("n", &self.len())
+            .finish()
+    }
+}
