@@ -15,9 +15,11 @@
 //! server ([`WitnessServer`]; [`InProcessServer`] in this process) holds the public and Galois
 //! keys only. [`CubicChain`] is a circuit of adjustable size to try it on.
 //!
-//! Domains up to half the ring degree are served in one ciphertext: `n <= 32768` on the
-//! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254 (`n = 65536` on
-//! `N = 131072`).
+//! Two [`Route`]s: server-only (the server interpolates `a` and `b` on ciphertexts; the owner
+//! ships Galois keys) and client-assisted (the owner runs two inverse FFTs in the clear; the
+//! server multiplies once, with no Galois keys). Domains up to half the ring degree are served
+//! in one ciphertext: `n <= 32768` on the `N = 65536` ring [`he_fft::witness_map_context`]
+//! picks for BN254, `n = 65536` on `N = 131072`.
 
 mod circuit;
 mod error;
