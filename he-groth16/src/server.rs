@@ -20,7 +20,7 @@ pub enum Route {
 
 /// The server's computation for either route.
 pub(crate) enum ServerMap<F: FftField + PrimeField> {
-    ServerOnly(WitnessMap<F>, GaloisKeys),
+    ServerOnly(Box<WitnessMap<F>>, GaloisKeys),
     ClientAssisted(ClientAssistedWitnessMap<F>),
 }
 
@@ -54,7 +54,7 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
         let map = WitnessMap::new(ctx, n, options)?;
         Ok(InProcessServer {
             pk,
-            map: ServerMap::ServerOnly(map, gk),
+            map: ServerMap::ServerOnly(Box::new(map), gk),
         })
     }
 

@@ -17,21 +17,21 @@ use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
 /// The owner's side of either route: encryption and decryption only.
 enum OwnerMap<F: FftField + PrimeField> {
     /// No diagonals encoded: the owner only encrypts and decrypts.
-    ServerOnly(WitnessMap<F>),
+    ServerOnly(Box<WitnessMap<F>>),
     ClientAssisted(ClientAssistedWitnessMap<F>),
 }
 
 impl<F: FftField + PrimeField> OwnerMap<F> {
     fn new(ctx: &Context, n: usize, route: Route) -> Result<Self, Error> {
         Ok(match route {
-            Route::ServerOnly => OwnerMap::ServerOnly(WitnessMap::new(
+            Route::ServerOnly => OwnerMap::ServerOnly(Box::new(WitnessMap::new(
                 ctx,
                 n,
                 &FftOptions {
                     cache: DiagonalCache::Never,
                     ..FftOptions::default()
                 },
-            )?),
+            )?)),
             Route::ClientAssisted => {
                 OwnerMap::ClientAssisted(ClientAssistedWitnessMap::new(ctx, n)?)
             }
