@@ -59,6 +59,19 @@ impl TransformPlan {
             ));
         }
         self.check_keys(gk)?;
+        let expected = self.input_tag();
+        if let Some(ct) = x
+            .iter()
+            .find(|ct| ct.layout_tag() != 0 && ct.layout_tag() != expected)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "the ciphertexts hold a vector laid out for another transform (layout tag \
+                 {:#x}, this transform reads {expected:#x}: another size, row flavour or \
+                 order); chain transforms whose layouts match (TwoStageFft::with_order, \
+                 PlanOptions::half_rotated_input)",
+                ct.layout_tag()
+            )));
+        }
         let babies = self.baby_steps_of(x, gk)?;
         // Diagonals encoded on demand need only the primes the (switched) input kept.
         let level = babies
@@ -94,7 +107,9 @@ impl TransformPlan {
                 let ct = c.ok_or_else(|| {
                     Error::Internal("a transform output received no giant step".into())
                 })?;
-                self.finish_rows(ct, gk)
+                let mut ct = self.finish_rows(ct, gk)?;
+                ct.set_layout_tag(self.output_tag());
+                Ok(ct)
             })
             .collect()
     }

@@ -3,6 +3,26 @@
 use ark_ff::PrimeField;
 use helib_rs::{BatchEncoder, Context, Ctxt, Error, PeriodicEncoder, PubKey, Result, SecKey};
 
+/// The order of a vector's entries along the slots, as far as a transform's layout check
+/// needs it: natural, or a permutation a transform leaves (told apart by a salt).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Order(pub u64);
+
+impl Order {
+    /// Entry `i` in slot `i`.
+    pub(crate) const NATURAL: Order = Order(0);
+
+    /// The transposed order of a two-stage split with first factor `n1`.
+    pub(crate) fn transposed(n1: usize) -> Order {
+        Order(0x7472_616e_0000_0000 | n1 as u64)
+    }
+
+    /// Between the two stages of a two-stage split with first factor `n1`.
+    pub(crate) fn between_stages(n1: usize) -> Order {
+        Order(0x6d69_6464_0000_0000 | n1 as u64)
+    }
+}
+
 /// The slot layout of a length-`n` vector (`n` a power of two) in ring degree `N`.
 ///
 /// Slots form two rows of `N/2`; rotations act on both rows at once.
@@ -207,8 +227,33 @@ impl Layout {
         self.check_ring(pk.context())?;
         self.encode_with(encoder, x)?
             .iter()
-            .map(|poly| pk.encrypt_poly(poly))
+            .map(|poly| {
+                let mut ct = pk.encrypt_poly(poly)?;
+                ct.set_layout_tag(self.tag(Order::NATURAL));
+                Ok(ct)
+            })
             .collect()
+    }
+
+    /// The [`Ctxt::layout_tag`] of ciphertexts holding a vector in this layout with its
+    /// entries in `order`: never 0 (the tag of ciphertexts nothing is known about).
+    pub(crate) fn tag(&self, order: Order) -> u64 {
+        // FNV-1a over the fields that decide where each value sits.
+        let fields = [
+            self.n as u64,
+            self.ring_degree as u64,
+            self.period as u64,
+            self.cts as u64,
+            u64::from(self.half_rotated),
+            order.0,
+        ];
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for f in fields {
+            for byte in f.to_le_bytes() {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h | 1
     }
 
     /// [`encrypt_to_bytes`](Self::encrypt_to_bytes) with an encoder of this layout's row

@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use helib_rs::{Context, Error, GaloisSteps, Result};
 
+use crate::layout::Order;
 use crate::Layout;
 
 /// Knobs of a plan; `Default` picks them from the dimension and the rayon pool.
@@ -117,6 +118,7 @@ pub struct TransformPlan {
     inputs: Vec<(usize, bool)>,
     set: DiagonalSet,
     matrix_dim: usize,
+    orders: [Order; 2],
 }
 
 impl TransformPlan {
@@ -234,7 +236,25 @@ impl TransformPlan {
             inputs,
             set,
             matrix_dim: if rows == Rows::PerRow { 2 * n } else { n },
+            orders: [Order::NATURAL; 2],
         })
+    }
+
+    /// The same plan reading its input in order `input` and writing its output in `output`
+    /// (what the ciphertexts' layout tags say; natural both ways by default).
+    pub(crate) fn with_orders(mut self, input: Order, output: Order) -> Self {
+        self.orders = [input, output];
+        self
+    }
+
+    /// The layout tag inputs must carry (or 0, for ciphertexts nothing is known about).
+    pub(crate) fn input_tag(&self) -> u64 {
+        self.input.tag(self.orders[0])
+    }
+
+    /// The layout tag the outputs get.
+    pub(crate) fn output_tag(&self) -> u64 {
+        self.output.tag(self.orders[1])
     }
 
     /// The dimension of the matrix the plan takes: `n`, or `2n` for one matrix per slot row.

@@ -7,6 +7,7 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
 use crate::fft::{powers_of, subgroup};
+use crate::layout::Order;
 use crate::plan::{DiagonalSet, Rows};
 use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
 
@@ -196,10 +197,17 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
             Transposed::Output => [strided, block],
             Transposed::Input => [block, strided],
         };
-        let first = TransformPlan::with_diagonals(ctx, n, sets[0], &options.plan, rows)?;
+        let (outside, between) = (Order::transposed(n1), Order::between_stages(n1));
+        let (input_order, output_order) = match transposed {
+            Transposed::Output => (Order::NATURAL, outside),
+            Transposed::Input => (outside, Order::NATURAL),
+        };
+        let first = TransformPlan::with_diagonals(ctx, n, sets[0], &options.plan, rows)?
+            .with_orders(input_order, between);
         let mut second_options = options.plan.clone();
         second_options.half_rotated_input = first.output_layout().is_half_rotated();
-        let second = TransformPlan::with_diagonals(ctx, n, sets[1], &second_options, rows)?;
+        let second = TransformPlan::with_diagonals(ctx, n, sets[1], &second_options, rows)?
+            .with_orders(between, output_order);
         let [m1, m2] = stage_matrices(domain, direction, n1, transposed)?;
         let e1 = EncodedTransform::new(ctx, &first, m1, options.cache)?;
         let e2 = EncodedTransform::new(ctx, &second, m2, options.cache)?;
@@ -288,11 +296,14 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// Encrypts `x` (exactly `n` values, natural order) for [`apply`](Self::apply), in
     /// transposed order for a [`Transposed::Input`] transform.
     pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.stages[0].0.input_layout().encrypt_with(
+        let mut cts = self.stages[0].0.input_layout().encrypt_with(
             self.stages[0].1.encoder(),
             pk,
             &self.input_order(x)?,
-        )
+        )?;
+        let tag = self.stages[0].0.input_tag();
+        cts.iter_mut().for_each(|ct| ct.set_layout_tag(tag));
+        Ok(cts)
     }
 
     /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see

@@ -62,6 +62,7 @@ pub struct Ctxt {
     ctx: Context,
     pk: Arc<PubKeyInner>,
     info: CtxtInfo,
+    layout_tag: u64,
 }
 
 // SAFETY: the engine ciphertext has no thread affinity; it is only modified through `&mut
@@ -97,6 +98,7 @@ impl Ctxt {
                 log2_noise_bound: 0.0,
                 noise_budget: 0.0,
             },
+            layout_tag: 0,
         };
         ct.refresh_info()?;
         Ok(ct)
@@ -191,7 +193,24 @@ impl Ctxt {
         let mut raw: *mut sys::helib_ctxt = ptr::null_mut();
         // SAFETY: the handle is live and only read; `raw` is a valid out-pointer.
         check(unsafe { sys::helib_ctxt_clone(&mut raw, self.raw.as_ptr()) })?;
-        Ctxt::from_raw(raw, &self.pk)
+        let mut ct = Ctxt::from_raw(raw, &self.pk)?;
+        ct.layout_tag = self.layout_tag;
+        Ok(ct)
+    }
+
+    /// An application's mark of how values sit in this ciphertext's slots (0: unknown).
+    ///
+    /// The engine neither reads it nor serializes it: a copy keeps it, operations in place keep
+    /// it, and new ciphertexts (encrypted, read from bytes, rotated into a new value) start at
+    /// 0. `he-fft` marks what its transforms write and refuses marked inputs laid out for
+    /// another transform, so that chaining transforms wrongly is an error, not a wrong value.
+    pub fn layout_tag(&self) -> u64 {
+        self.layout_tag
+    }
+
+    /// Sets the [`layout_tag`](Self::layout_tag).
+    pub fn set_layout_tag(&mut self, tag: u64) {
+        self.layout_tag = tag;
     }
 }
 

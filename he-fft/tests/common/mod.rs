@@ -15,6 +15,8 @@ use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 /// The ring degree of the tests: small and fast, far from secure.
 pub const N: usize = 2048;
 
+/// A context and one key pair on it.
+#[allow(dead_code)] // some test files use parts only
 pub struct Keys {
     pub ctx: Context,
     pub sk: SecKey,
