@@ -158,3 +158,38 @@ pub fn progress_bar(len: usize, what: &str, hidden: bool) -> ProgressBar {
     );
     bar
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked_before_anything_is_built() {
+        for ok in [1, 2, 1024, he_fft::MAX_FFT_SIZE] {
+            assert!(check_size(ok).is_ok(), "{ok}");
+        }
+        for bad in [0, 3, 1000, 2 * he_fft::MAX_FFT_SIZE, 1 << 30, usize::MAX] {
+            assert!(check_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_output_file_is_claimed_first_and_replaced_only_when_complete() {
+        let dir = std::env::temp_dir().join(format!("bigp-he-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.txt");
+        std::fs::write(&path, "old").unwrap();
+        let name = path.to_str().unwrap();
+        // Claimed, then abandoned (the job failed): the old file is untouched, no leftovers.
+        drop(OutputFile::create(name).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        // Committed: replaced whole.
+        OutputFile::create(name).unwrap().commit(b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        // An unwritable place or a directory is refused up front.
+        assert!(OutputFile::create(dir.join("no/such/dir/x").to_str().unwrap()).is_err());
+        assert!(OutputFile::create(dir.to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

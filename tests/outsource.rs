@@ -146,3 +146,15 @@ fn sizes_no_route_takes_are_refused_up_front() {
         assert!(!dir.0.exists(), "nothing written for size {size}");
     }
 }
+
+#[test]
+fn the_largest_size_on_a_ring_too_small_fails_fast() {
+    // Just under the limit every route accepts, on the toy ring no route of that size fits:
+    // refused before any input of that size is built, and nothing written.
+    let dir = TempDir::new("just-under");
+    let start = std::time::Instant::now();
+    let err = owner(&dir.0, he_fft::MAX_FFT_SIZE, true).expect_err("too large for N = 2048");
+    assert!(!err.to_string().is_empty());
+    assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+    assert!(!dir.0.exists());
+}
