@@ -123,10 +123,7 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
 
     /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result.
     pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
-        let n = self.len();
-        let coeffs: Vec<F> = sk.decrypt_poly(h)?;
-        let k = self.ctx.ring_degree() / (2 * n);
-        Ok((0..n).map(|i| coeffs[k * (n + i)]).collect())
+        crate::witness_map::decrypt_quotient(sk, h, self.len())
     }
 }
 

@@ -284,9 +284,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result (the last is 0 when
     /// the constraints hold, as in ark-groth16's result).
     pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
-        let coeffs: Vec<F> = sk.decrypt_poly(h)?;
-        let step = self.ctx.ring_degree() / (2 * self.n);
-        Ok((0..self.n).map(|i| coeffs[step * (self.n + i)]).collect())
+        decrypt_quotient(sk, h, self.n)
     }
 
     /// The encrypted quotient from the encrypted `a` and `b` (each from
@@ -340,6 +338,14 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         )?;
         Ok(h)
     }
+}
+
+/// `h` from an encrypted `A(Y) B(Y)` with `Y = X^(N / 2n)`: the coefficients of `Y^n` to
+/// `Y^(2n - 1)` of the decrypted polynomial (both routes' last step).
+pub(crate) fn decrypt_quotient<F: PrimeField>(sk: &SecKey, ab: &Ctxt, n: usize) -> Result<Vec<F>> {
+    let coeffs: Vec<F> = sk.decrypt_poly(ab)?;
+    let step = sk.context().ring_degree() / (2 * n);
+    Ok((0..n).map(|i| coeffs[step * (n + i)]).collect())
 }
 
 /// The evaluation point of slot `t < n` of each slot row for polynomials in

@@ -1,5 +1,5 @@
 // Security estimate for a uniform ternary secret (HE Standard table; 2024 guidelines for
-// N >= 2^16), see DESIGN.md section 6.
+// N >= 2^16): the largest log2(QP) per ring degree for 128, 192 and 256 bits.
 #pragma once
 
 #include <cstddef>

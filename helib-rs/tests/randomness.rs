@@ -1,4 +1,5 @@
-//! Secrets and encryptions must be fresh every time (DESIGN.md, section 9).
+//! Secrets and encryptions must be fresh every time: keys and encryption randomness come from
+//! the OS CSPRNG, never from a fixed or reused seed.
 
 mod common;
 
