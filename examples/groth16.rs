@@ -70,7 +70,7 @@ enum Step {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// The witness map on what DIR/public holds; writes DIR/public/h.ct.
+    /// The witness map on what DIR/public holds; writes DIR/public/h-*.ct.
     Server {
         /// The working directory.
         dir: PathBuf,
@@ -109,8 +109,11 @@ struct Args {
     client_assisted: bool,
 }
 
-/// The largest constraint count any context serves here: a domain of 65536 points.
-const MAX_CONSTRAINTS: usize = 65536 - 2;
+/// The largest constraint count served here: a domain of 2^20 points.
+const MAX_CONSTRAINTS: usize = (1 << 20) - 2;
+
+/// The largest with --small: a domain of 4096 points (the toy ring's N = 2048 and 2N).
+const MAX_SMALL_CONSTRAINTS: usize = 4096 - 2;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -138,7 +141,11 @@ fn main() -> ExitCode {
     }
     let parsed: Result<Args, String> = Ok(cli.args);
     let parsed = parsed.and_then(|a| {
-        let max = if a.small { 1022 } else { MAX_CONSTRAINTS };
+        let max = if a.small {
+            MAX_SMALL_CONSTRAINTS
+        } else {
+            MAX_CONSTRAINTS
+        };
         if !(2..=max).contains(&a.constraints) {
             return Err(format!(
                 "--constraints must be from 2 to {max}{}, got {}",
@@ -183,10 +190,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else {
         Route::ServerOnly
     };
-    let route_name = match route {
-        Route::ServerOnly => "plaintext-ring product",
-        Route::ClientAssisted => "client-assisted (owner's inverse FFTs, one product)",
-    };
     let (session, setup) = if args.small {
         let bits = match route {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
@@ -197,6 +200,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         Outsourcing::<Fr>::in_process(n, route)?
     };
     let ctx = &setup.context;
+    let route_name = session.route_name();
     say(format!(
         "Groth16 over BN254: {} constraints, domain {n}; witness map on ciphertexts ({route_name}), \
          {} thread(s)",
@@ -317,7 +321,7 @@ mod files {
     use ark_snark::SNARK;
     use ark_std::rand::{rngs::StdRng, SeedableRng};
     use bigp_he::job::{self, BoxError};
-    use he_fft::{DiagonalCache, FftOptions, WitnessMap};
+    use he_fft::{DiagonalCache, FftOptions};
     use he_groth16::{
         CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
     };
@@ -419,16 +423,35 @@ mod files {
     }
 
     /// A server that already answered: the `h` the server step wrote.
-    struct Answered(Vec<u8>);
+    struct Answered(Vec<Vec<u8>>);
 
     impl WitnessServer for Answered {
-        fn witness_map(&self, _a: &[u8], _b: &[u8]) -> Result<Vec<u8>, he_groth16::Error> {
+        fn witness_map(
+            &self,
+            _a: &[Vec<u8>],
+            _b: &[Vec<u8>],
+        ) -> Result<Vec<Vec<u8>>, he_groth16::Error> {
             Ok(self.0.clone())
         }
     }
 
+    /// The ciphertext files `{name}-0.ct`, `{name}-1.ct`, ... of one encrypted vector.
+    fn ct_name(name: &str, i: usize) -> String {
+        format!("{name}-{i}.ct")
+    }
+
+    fn read_cts(dir: &Path, name: &str, count: usize) -> Result<Vec<Vec<u8>>, BoxError> {
+        (0..count)
+            .map(|i| read(public(dir, &ct_name(name, i))))
+            .collect()
+    }
+
     fn owner(dir: &Path, constraints: usize, small: bool, seed: u64) -> Result<bool, BoxError> {
-        let max = if small { 1022 } else { super::MAX_CONSTRAINTS };
+        let max = if small {
+            super::MAX_SMALL_CONSTRAINTS
+        } else {
+            super::MAX_CONSTRAINTS
+        };
         if !(2..=max).contains(&constraints) {
             return Err(format!("--constraints must be from 2 to {max}, got {constraints}").into());
         }
@@ -443,24 +466,35 @@ mod files {
         let ctx = context(&circuit, small)?;
         fs::create_dir_all(dir.join("public"))?;
         fs::create_dir_all(dir.join("owner"))?;
-        let _ = fs::remove_file(public(dir, "h.ct"));
+
         let sk = SecKey::generate(&ctx)?;
         let pk = PubKey::generate(&sk)?;
         let options = FftOptions {
             cache: DiagonalCache::Never,
             ..FftOptions::default()
         };
-        let map = WitnessMap::<Fr>::new(&ctx, n, &options)?;
+        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options)?;
+        for i in 0..map
+            .num_result_ciphertexts()
+            .max(map.num_input_ciphertexts())
+        {
+            for name in ["a", "b", "h"] {
+                let _ = fs::remove_file(public(dir, &ct_name(name, i)));
+            }
+        }
         let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
         let e = evaluations(&circuit)?;
-        let files = [
-            ("context.bin", ctx.to_bytes()?),
-            ("pubkey.bin", pk.to_bytes()?),
-            ("galois.bin", gk.to_bytes()?),
-            ("a.ct", map.encrypt_to_bytes(&sk, &e.a)?),
-            ("b.ct", map.encrypt_to_bytes(&sk, &e.b)?),
-            ("request.txt", format!("{n}\n").into_bytes()),
+        let mut files = vec![
+            ("context.bin".to_string(), ctx.to_bytes()?),
+            ("pubkey.bin".to_string(), pk.to_bytes()?),
+            ("galois.bin".to_string(), gk.to_bytes()?),
+            ("request.txt".to_string(), format!("{n}\n").into_bytes()),
         ];
+        for (name, x) in [("a", &e.a), ("b", &e.b)] {
+            for (i, bytes) in map.encrypt_input_to_bytes(&sk, x)?.into_iter().enumerate() {
+                files.push((ct_name(name, i), bytes));
+            }
+        }
         let mut up = 0;
         for (name, bytes) in &files {
             write(public(dir, name), bytes)?;
@@ -512,14 +546,17 @@ mod files {
             he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &FftOptions::default())?;
         let loaded = start.elapsed();
         let t = Instant::now();
-        let h = server.witness_map(&read(public(dir, "a.ct"))?, &read(public(dir, "b.ct"))?)?;
-        write(public(dir, "h.ct"), &h)?;
+        let count = server.map().num_input_ciphertexts();
+        let h = server.witness_map(&read_cts(dir, "a", count)?, &read_cts(dir, "b", count)?)?;
+        for (i, bytes) in h.iter().enumerate() {
+            write(public(dir, &ct_name("h", i)), bytes)?;
+        }
         println!(
             "server: keys read and matrices encoded in {:.2} s; witness map (n = {n}) in {:.2} s; \
              {:.2} MiB back",
             loaded.as_secs_f64(),
             t.elapsed().as_secs_f64(),
-            h.len() as f64 / 1048576.0
+            h.iter().map(Vec::len).sum::<usize>() as f64 / 1048576.0
         );
         Ok(true)
     }
@@ -533,10 +570,21 @@ mod files {
         }
         let sk = SecKey::from_bytes(&ctx, &read(private(dir, "secret.bin"))?)?;
         let pk = PubKey::from_bytes(&ctx, &read(private(dir, "pubkey.bin"))?)?;
-        let h = read(public(dir, "h.ct"))?;
-        // Only a ciphertext under the owner's key is taken (the check below decides the rest).
-        Ctxt::from_bytes(&pk, &h)?;
         let n = circuit.domain_size();
+        let count = he_fft::witness_map_for::<Fr>(
+            &ctx,
+            n,
+            &FftOptions {
+                cache: DiagonalCache::Never,
+                ..FftOptions::default()
+            },
+        )?
+        .num_result_ciphertexts();
+        let h = read_cts(dir, "h", count)?;
+        // Only ciphertexts under the owner's key are taken (the check below decides the rest).
+        for bytes in &h {
+            Ctxt::from_bytes(&pk, bytes)?;
+        }
         let session = Arc::new(Outsourcing::<Fr>::new(
             sk,
             pk,

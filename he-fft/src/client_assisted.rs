@@ -68,6 +68,11 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
         self.domain.size()
     }
 
+    /// The context the map was built for.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
     /// Always false (the smallest domain here has size 2).
     pub fn is_empty(&self) -> bool {
         false

@@ -17,6 +17,11 @@ impl Order {
         Order(0x7472_616e_0000_0000 | n1 as u64)
     }
 
+    /// Row pairs with the odd row half-rotated (a four-step witness map's input).
+    pub(crate) fn pairs_half_rotated() -> Order {
+        Order(0x7061_6972_0000_0000)
+    }
+
     /// Between the two stages of a two-stage split with first factor `n1`.
     pub(crate) fn between_stages(n1: usize) -> Order {
         Order(0x6d69_6464_0000_0000 | n1 as u64)

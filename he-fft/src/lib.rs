@@ -77,9 +77,11 @@
 pub mod check;
 mod client_assisted;
 mod encoded;
+mod encrypted_witness_map;
 mod execute;
 mod fft;
 mod four_step;
+mod four_step_witness_map;
 mod layout;
 mod matrix;
 mod params;
@@ -91,16 +93,19 @@ mod witness_map;
 
 pub use client_assisted::ClientAssistedWitnessMap;
 pub use encoded::{DiagonalCache, EncodedTransform};
+pub use encrypted_witness_map::{witness_map_for, EncryptedWitnessMap};
 pub use execute::Progress;
 pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
 pub use four_step::FourStepFft;
+pub use four_step_witness_map::FourStepWitnessMap;
 pub use layout::Layout;
 pub use matrix::Matrix;
 pub use params::{
     client_assisted_ciphertext_bits, client_assisted_context, coset_change_context, fft_context,
-    four_step_ciphertext_bits, four_step_fft_context, quotient_ciphertext_bits, quotient_context,
-    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context,
-    witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE,
+    four_step_ciphertext_bits, four_step_fft_context, four_step_witness_map_ciphertext_bits,
+    quotient_ciphertext_bits, quotient_context, required_ciphertext_bits,
+    two_stage_ciphertext_bits, two_stage_fft_context, witness_map_ciphertext_bits,
+    witness_map_context, FFT_RING_DEGREE,
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;

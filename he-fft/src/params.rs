@@ -67,19 +67,33 @@ pub fn two_stage_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u
 /// plaintext-matrix stages (the first as a one-level transform, the next two as the second
 /// stage of [`two_stage_ciphertext_bits`]) and a ciphertext product of their results, whose
 /// operands are switched down to the floor first and which costs about one more such stage.
+///
+/// From `n = N` on, where [`witness_map_for`](crate::witness_map_for) picks the
+/// [`FourStepWitnessMap`](crate::FourStepWitnessMap), this is
+/// [`four_step_witness_map_ciphertext_bits`].
 pub fn witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    if n > ring_degree / 2 {
+        return four_step_witness_map_ciphertext_bits(ring_degree, p_bits, n);
+    }
+    one_ciphertext_witness_map_bits(ring_degree, p_bits, n)
+}
+
+fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10);
     required_ciphertext_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(3))
 }
 
-/// A >= 128-bit secure context for a [`WitnessMap`](crate::WitnessMap) of size `n`: the
-/// smallest ring of at least `2n` (and twice [`FFT_RING_DEGREE`]) whose security bound holds
-/// the modulus of [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` up to
-/// `n = 32768`.
+/// A >= 128-bit secure context for the server-only witness map of size `n`
+/// ([`witness_map_for`](crate::witness_map_for)): the smallest ring of at least `2n` (and
+/// twice [`FFT_RING_DEGREE`], at most 131072) whose security bound holds the modulus of
+/// [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` up to `n = 32768` (one
+/// ciphertext), and `N = 131072` from there (one ciphertext at `n = 65536`, the four-step
+/// map from `n = 131072` on).
 ///
 /// ```
 /// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
+/// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(1 << 20)?.ring_degree(), 131072);
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
@@ -88,9 +102,23 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
             "a witness map's domain size must be a power of two of at least 2, got {n}"
         )));
     }
-    smallest_secure_ring::<F>(n.saturating_mul(2).max(2 * FFT_RING_DEGREE), |ring| {
+    let start = n.saturating_mul(2).clamp(2 * FFT_RING_DEGREE, MAX_RING);
+    smallest_secure_ring::<F>(start, |ring| {
         witness_map_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
     })
+}
+
+/// Ciphertext-modulus bits for a [`FourStepWitnessMap`](crate::FourStepWitnessMap) of size
+/// `n`: the row map's ([`witness_map_ciphertext_bits`] at `R = N/2`), one more plaintext
+/// level for the step across the `c = n / R` rows (a sum of `c` products), and the growth of
+/// the sums of `c` products in both.
+pub fn four_step_witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    let log_n_ring = ring_degree.max(2).ilog2();
+    let row = (ring_degree / 2).max(2);
+    let log_c = (n / row).max(2).ilog2();
+    one_ciphertext_witness_map_bits(ring_degree, p_bits, row)
+        .saturating_add(p_bits)
+        .saturating_add(log_n_ring.div_ceil(2) + 2 * log_c + 10)
 }
 
 /// Ciphertext-modulus bits for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap):

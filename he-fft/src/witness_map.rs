@@ -305,23 +305,13 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         b: &Ctxt,
         progress: Progress<'_>,
     ) -> Result<Ctxt> {
-        for (plan, _) in &self.stages {
-            plan.check_keys(gk)?;
-        }
+        self.check_keys(gk)?;
         let total = self.progress_total();
         let per_input = total / 2;
-        let interpolate = |x: &Ctxt, base: usize| -> Result<Ctxt> {
-            let mut y = vec![x.try_clone()?];
-            let mut done = base;
-            for (plan, encoded) in &self.stages {
-                y =
-                    plan.execute_with_progress(encoded, gk, &y, &|d, _| progress(done + d, total))?;
-                done += plan.progress_total();
-            }
-            y.pop()
-                .ok_or_else(|| Error::Internal("a stage gave no ciphertext".into()))
-        };
-        let (pa, pb) = rayon::join(|| interpolate(a, 0), || interpolate(b, per_input));
+        let (pa, pb) = rayon::join(
+            || self.interpolate(gk, a.try_clone()?, &|d, _| progress(d, total)),
+            || self.interpolate(gk, b.try_clone()?, &|d, _| progress(per_input + d, total)),
+        );
         let mut h = pa?;
         h.mul_assign(&pb?)?;
         crate::params::ensure_budget(
@@ -337,6 +327,39 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
             "witness_map_context",
         )?;
         Ok(h)
+    }
+}
+
+impl<F: FftField + PrimeField> WitnessMap<F> {
+    /// [`MissingKey`](Error::MissingKey) unless `gk` has every key of the three stages.
+    pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
+        self.stages
+            .iter()
+            .try_for_each(|(plan, _)| plan.check_keys(gk))
+    }
+
+    /// The layout tag the first stage's input must carry.
+    pub(crate) fn input_tag(&self) -> u64 {
+        self.stages[0].0.input_tag()
+    }
+
+    /// The three stages on one encrypted vector: the ciphertext whose plaintext polynomial
+    /// is `A(Y)`, for `x` the evaluations of `A` on `H` (progress counted from 0 to half of
+    /// [`progress_total`](Self::progress_total)).
+    pub(crate) fn interpolate(
+        &self,
+        gk: &GaloisKeys,
+        x: Ctxt,
+        progress: Progress<'_>,
+    ) -> Result<Ctxt> {
+        let mut y = vec![x];
+        let mut done = 0;
+        for (plan, encoded) in &self.stages {
+            y = plan.execute_with_progress(encoded, gk, &y, &|d, _| progress(done + d, 0))?;
+            done += plan.progress_total();
+        }
+        y.pop()
+            .ok_or_else(|| Error::Internal("a stage gave no ciphertext".into()))
     }
 }
 

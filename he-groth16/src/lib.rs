@@ -17,9 +17,12 @@
 //!
 //! Two [`Route`]s: server-only (the server interpolates `a` and `b` on ciphertexts; the owner
 //! ships Galois keys) and client-assisted (the owner runs two inverse FFTs in the clear; the
-//! server multiplies once, with no Galois keys). Domains up to half the ring degree are served
-//! in one ciphertext: `n <= 32768` on the `N = 65536` ring [`he_fft::witness_map_context`]
-//! picks for BN254, `n = 65536` on `N = 131072`.
+//! server multiplies once, with no Galois keys). On the server-only route, domains up to half
+//! the ring degree are served in one ciphertext ([`he_fft::WitnessMap`]: `n <= 32768` on the
+//! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254, `n = 65536` on
+//! `N = 131072`), larger ones across several ([`he_fft::FourStepWitnessMap`]: from
+//! `n = 131072` up to `2^20` and beyond, on `N = 131072`). The client-assisted route serves
+//! `n <= N/2`.
 
 mod circuit;
 mod error;
@@ -35,4 +38,4 @@ pub use evaluations::Evaluations;
 pub use r1cs::R1cs;
 pub use reduction::EncryptedReduction;
 pub use server::{InProcessServer, Route, WitnessServer};
-pub use session::{last_error, Outsourcing, Report, SessionGuard, Setup};
+pub use session::{last_error, Ciphertexts, Outsourcing, Report, SessionGuard, Setup};

@@ -1,7 +1,7 @@
 //! The server's side: ciphertext bytes in, ciphertext bytes out, public keys only.
 
 use ark_ff::{FftField, PrimeField};
-use he_fft::{ClientAssistedWitnessMap, FftOptions, WitnessMap};
+use he_fft::{ClientAssistedWitnessMap, EncryptedWitnessMap, FftOptions};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey};
 
 use crate::Error;
@@ -9,8 +9,9 @@ use crate::Error;
 /// Who interpolates `a` and `b`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Route {
-    /// The server, on ciphertexts ([`WitnessMap`]): the owner encrypts the evaluations as they
-    /// are and ships Galois keys.
+    /// The server, on ciphertexts ([`he_fft::WitnessMap`] up to `n = N/2`,
+    /// [`he_fft::FourStepWitnessMap`] beyond): the owner encrypts the evaluations as they are
+    /// and ships Galois keys.
     #[default]
     ServerOnly,
     /// The owner, in the clear ([`ClientAssistedWitnessMap`]: two inverse FFTs of size `n`);
@@ -18,19 +19,14 @@ pub enum Route {
     ClientAssisted,
 }
 
-/// The server's computation for either route.
-pub(crate) enum ServerMap<F: FftField + PrimeField> {
-    ServerOnly(Box<WitnessMap<F>>, GaloisKeys),
-    ClientAssisted(ClientAssistedWitnessMap<F>),
-}
-
 /// Whoever computes the witness map on ciphertexts: it receives the encrypted evaluations `a`
-/// and `b` (bytes from [`WitnessMap::encrypt_to_bytes`]) and returns the encrypted `h` (bytes
-/// of a [`Ctxt`]). It never sees the secret key. Implement it to send the bytes to a remote
-/// server; [`InProcessServer`] computes in this process.
+/// and `b` (one byte string per ciphertext, from
+/// [`EncryptedWitnessMap::encrypt_input_to_bytes`]) and returns the encrypted `h` (one byte
+/// string per [`Ctxt`]). It never sees the secret key. Implement it to send the bytes to a
+/// remote server; [`InProcessServer`] computes in this process.
 pub trait WitnessServer: Send + Sync {
     /// The encrypted `h` for the encrypted `a` and `b`.
-    fn witness_map(&self, a: &[u8], b: &[u8]) -> Result<Vec<u8>, Error>;
+    fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error>;
 }
 
 /// A [`WitnessServer`] in this process, holding what a remote server would: the context, the
@@ -38,12 +34,16 @@ pub trait WitnessServer: Send + Sync {
 /// witness map's encoded plaintext matrices.
 pub struct InProcessServer<F: FftField + PrimeField> {
     pk: PubKey,
-    map: ServerMap<F>,
+    map: Box<dyn EncryptedWitnessMap<F>>,
+    /// None on the client-assisted route, which needs no Galois keys.
+    gk: Option<GaloisKeys>,
+    route: Route,
 }
 
 impl<F: FftField + PrimeField> InProcessServer<F> {
     /// A server for domain size `n` on `ctx`, with the owner's public and Galois keys (the
-    /// latter for at least [`WitnessMap::galois_steps`]).
+    /// latter for at least the map's [`galois_steps`](EncryptedWitnessMap::galois_steps)):
+    /// [`he_fft::WitnessMap`] up to `n = N/2`, [`he_fft::FourStepWitnessMap`] beyond.
     pub fn new(
         ctx: &Context,
         pk: PubKey,
@@ -51,10 +51,11 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
         n: usize,
         options: &FftOptions,
     ) -> Result<Self, Error> {
-        let map = WitnessMap::new(ctx, n, options)?;
         Ok(InProcessServer {
             pk,
-            map: ServerMap::ServerOnly(Box::new(map), gk),
+            map: he_fft::witness_map_for(ctx, n, options)?,
+            gk: Some(gk),
+            route: Route::ServerOnly,
         })
     }
 
@@ -63,29 +64,38 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
     pub fn client_assisted(ctx: &Context, pk: PubKey, n: usize) -> Result<Self, Error> {
         Ok(InProcessServer {
             pk,
-            map: ServerMap::ClientAssisted(ClientAssistedWitnessMap::new(ctx, n)?),
+            map: Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
+            gk: None,
+            route: Route::ClientAssisted,
         })
     }
 
     /// The route it serves.
     pub fn route(&self) -> Route {
-        match self.map {
-            ServerMap::ServerOnly(..) => Route::ServerOnly,
-            ServerMap::ClientAssisted(_) => Route::ClientAssisted,
-        }
+        self.route
+    }
+
+    /// The witness map it computes.
+    pub fn map(&self) -> &dyn EncryptedWitnessMap<F> {
+        self.map.as_ref()
     }
 }
 
 impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
-    fn witness_map(&self, a: &[u8], b: &[u8]) -> Result<Vec<u8>, Error> {
-        let a = Ctxt::from_bytes(&self.pk, a)?;
-        let b = Ctxt::from_bytes(&self.pk, b)?;
-        let mut h = match &self.map {
-            ServerMap::ServerOnly(map, gk) => map.apply(gk, &a, &b)?,
-            ServerMap::ClientAssisted(map) => map.apply(&a, &b)?,
+    fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
+        let read = |x: &[Vec<u8>]| -> Result<Vec<Ctxt>, Error> {
+            Ok(x.iter()
+                .map(|bytes| Ctxt::from_bytes(&self.pk, bytes))
+                .collect::<helib_rs::Result<_>>()?)
         };
-        // Fewer primes on the way back, the budget kept.
-        h.mod_switch_to_natural_level()?;
-        Ok(h.to_bytes()?)
+        let (a, b) = (read(a)?, read(b)?);
+        let h = self.map.compute(self.gk.as_ref(), &a, &b, &|_, _| {})?;
+        h.into_iter()
+            .map(|mut t| {
+                // Fewer primes on the way back, the budget kept.
+                t.mod_switch_to_natural_level()?;
+                Ok(t.to_bytes()?)
+            })
+            .collect()
     }
 }

@@ -9,63 +9,33 @@ use std::time::{Duration, Instant};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_relations::gr1cs::Matrix;
-use he_fft::{ClientAssistedWitnessMap, DiagonalCache, FftOptions, WitnessMap};
-use helib_rs::{Context, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use he_fft::{ClientAssistedWitnessMap, DiagonalCache, EncryptedWitnessMap, FftOptions};
+use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
 use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
 
-/// The owner's side of either route: encryption and decryption only.
-enum OwnerMap<F: FftField + PrimeField> {
-    /// No diagonals encoded: the owner only encrypts and decrypts.
-    ServerOnly(Box<WitnessMap<F>>),
-    ClientAssisted(ClientAssistedWitnessMap<F>),
+/// The owner's side of `route` for domain size `n`: encryption and decryption only (no
+/// diagonals encoded).
+fn owner_map<F: FftField + PrimeField>(
+    ctx: &Context,
+    n: usize,
+    route: Route,
+) -> Result<Box<dyn EncryptedWitnessMap<F>>, Error> {
+    Ok(match route {
+        Route::ServerOnly => he_fft::witness_map_for(
+            ctx,
+            n,
+            &FftOptions {
+                cache: DiagonalCache::Never,
+                ..FftOptions::default()
+            },
+        )?,
+        Route::ClientAssisted => Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
+    })
 }
 
-impl<F: FftField + PrimeField> OwnerMap<F> {
-    fn new(ctx: &Context, n: usize, route: Route) -> Result<Self, Error> {
-        Ok(match route {
-            Route::ServerOnly => OwnerMap::ServerOnly(Box::new(WitnessMap::new(
-                ctx,
-                n,
-                &FftOptions {
-                    cache: DiagonalCache::Never,
-                    ..FftOptions::default()
-                },
-            )?)),
-            Route::ClientAssisted => {
-                OwnerMap::ClientAssisted(ClientAssistedWitnessMap::new(ctx, n)?)
-            }
-        })
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            OwnerMap::ServerOnly(m) => m.len(),
-            OwnerMap::ClientAssisted(m) => m.len(),
-        }
-    }
-
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> helib_rs::Result<Vec<u8>> {
-        match self {
-            OwnerMap::ServerOnly(m) => m.encrypt_to_bytes(sk, x),
-            OwnerMap::ClientAssisted(m) => m.encrypt_to_bytes(sk, x),
-        }
-    }
-
-    fn decrypt(&self, sk: &SecKey, h: &helib_rs::Ctxt) -> helib_rs::Result<Vec<F>> {
-        match self {
-            OwnerMap::ServerOnly(m) => m.decrypt(sk, h),
-            OwnerMap::ClientAssisted(m) => m.decrypt(sk, h),
-        }
-    }
-
-    fn galois_steps(&self) -> GaloisSteps {
-        match self {
-            OwnerMap::ServerOnly(m) => m.galois_steps(),
-            OwnerMap::ClientAssisted(_) => GaloisSteps::new(),
-        }
-    }
-}
+/// An encrypted vector as the server receives or returns it: one byte string per ciphertext.
+pub type Ciphertexts = Vec<Vec<u8>>;
 
 /// What the owner's side of the witness maps cost so far (summed over calls).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -111,7 +81,7 @@ pub struct Report {
 pub struct Outsourcing<F: FftField + PrimeField> {
     sk: SecKey,
     pk: PubKey,
-    map: OwnerMap<F>,
+    map: Box<dyn EncryptedWitnessMap<F>>,
     server: Box<dyn WitnessServer>,
     report: Mutex<Report>,
 }
@@ -154,7 +124,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
                 "the public key is not the secret key's".into(),
             ));
         }
-        let map = OwnerMap::new(sk.context(), n, route)?;
+        let map = owner_map::<F>(sk.context(), n, route)?;
         Ok(Outsourcing {
             sk,
             pk,
@@ -181,7 +151,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         let sk = SecKey::generate(&context)?;
         let pk = PubKey::generate(&sk)?;
         let keygen = t.elapsed();
-        let session_map = OwnerMap::<F>::new(&context, n, route)?;
+        let session_map = owner_map::<F>(&context, n, route)?;
         let t = Instant::now();
         let gk = GaloisKeys::generate(&sk, &session_map.galois_steps())?;
         let galois_keygen = t.elapsed();
@@ -238,6 +208,11 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         self.map.len()
     }
 
+    /// The witness map's route, for reports ("server-only, one ciphertext", ...).
+    pub fn route_name(&self) -> &'static str {
+        self.map.route_name()
+    }
+
     /// The context of the session's keys.
     pub fn context(&self) -> &Context {
         self.sk.context()
@@ -282,8 +257,8 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             r.calls += 1;
             r.encrypt += encrypt;
             r.server += server;
-            r.upload_bytes += (a.len() + b.len()) as u64;
-            r.download_bytes += h_bytes.len() as u64;
+            r.upload_bytes += a.iter().chain(&b).map(|x| x.len() as u64).sum::<u64>();
+            r.download_bytes += h_bytes.iter().map(|x| x.len() as u64).sum::<u64>();
         }
         self.decrypt_and_check(&e, &h_bytes)
     }
@@ -291,22 +266,29 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     /// The owner's first half of [`witness_map`](Self::witness_map): `a` and `b` encrypted
     /// with the secret key, as bytes for the server (half the size of public-key
     /// ciphertexts); on the client-assisted route, after the owner's two inverse FFTs.
-    pub fn encrypt(&self, e: &Evaluations<F>) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    /// One byte string per ciphertext (several from `n = N` on).
+    pub fn encrypt(&self, e: &Evaluations<F>) -> Result<(Ciphertexts, Ciphertexts), Error> {
         self.check_size(e.len())?;
         Ok((
-            self.map.encrypt_to_bytes(&self.sk, &e.a)?,
-            self.map.encrypt_to_bytes(&self.sk, &e.b)?,
+            self.map.encrypt_input_to_bytes(&self.sk, &e.a)?,
+            self.map.encrypt_input_to_bytes(&self.sk, &e.b)?,
         ))
     }
 
     /// The owner's second half: `h` from the server's bytes, decrypted and checked against
     /// `e` in `O(n)`; a wrong `h` is [`Error::Rejected`].
-    pub fn decrypt_and_check(&self, e: &Evaluations<F>, h_bytes: &[u8]) -> Result<Vec<F>, Error> {
+    pub fn decrypt_and_check(
+        &self,
+        e: &Evaluations<F>,
+        h_bytes: &[Vec<u8>],
+    ) -> Result<Vec<F>, Error> {
         self.check_size(e.len())?;
         let t = Instant::now();
-        let h = self
-            .map
-            .decrypt(&self.sk, &helib_rs::Ctxt::from_bytes(&self.pk, h_bytes)?)?;
+        let h = h_bytes
+            .iter()
+            .map(|bytes| helib_rs::Ctxt::from_bytes(&self.pk, bytes))
+            .collect::<helib_rs::Result<Vec<_>>>()?;
+        let h = self.map.decrypt_quotient(&self.sk, &h)?;
         let decrypt = t.elapsed();
         let t = Instant::now();
         let domain = Radix2EvaluationDomain::<F>::new(e.len())

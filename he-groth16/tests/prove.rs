@@ -138,10 +138,32 @@ fn a_tampered_h_does_not_verify() {
 struct Cheating(Box<dyn WitnessServer>);
 
 impl WitnessServer for Cheating {
-    fn witness_map(&self, a: &[u8], _b: &[u8]) -> Result<Vec<u8>, Error> {
+    fn witness_map(&self, a: &[Vec<u8>], _b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
         // h computed from (a, a) instead of (a, b): well-formed, under the right key, wrong.
         self.0.witness_map(a, a)
     }
+}
+
+/// Domains of N and 2N: the four-step route, several ciphertexts each way.
+#[test]
+fn proofs_verify_across_ciphertexts() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut sizes = Vec::new();
+    for rounds in [700, 1500] {
+        let circuit = CubicChain::<Fr>::random(rounds, &mut rng);
+        let n = circuit.domain_size();
+        sizes.push(n);
+        let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
+        let session = session(n);
+        let proof = {
+            let _guard = session.enter();
+            Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap()
+        };
+        assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
+        let report = session.report();
+        assert!(report.upload_bytes > 0 && report.download_bytes > 0);
+    }
+    assert_eq!(sizes, [N as usize, 2 * N as usize]);
 }
 
 #[test]
@@ -216,8 +238,18 @@ fn misuse_is_an_error_not_a_panic() {
         s.witness_map(&m, inputs, constraints, &bad),
         Err(Error::Rejected(_))
     ));
-    // Sizes the session cannot serve.
-    assert!(Outsourcing::<Fr>::in_process_on(toy_context(8), 4096, Route::ServerOnly).is_err());
+    // Sizes the session cannot serve: more than 128 rows of N/2, or more than N/2 for the
+    // client-assisted route.
+    for (n, route) in [
+        (128 * N as usize, Route::ServerOnly),
+        (N as usize, Route::ClientAssisted),
+    ] {
+        match Outsourcing::<Fr>::in_process_on(toy_context(8), n, route) {
+            Err(Error::Engine(helib_rs::Error::InvalidArgument(_))) => {}
+            Err(e) => panic!("n = {n}: {e}"),
+            Ok(_) => panic!("n = {n} accepted"),
+        }
+    }
 }
 
 /// The client-assisted route: the owner's inverse FFTs, one product on the server, no Galois

@@ -1,0 +1,469 @@
+//! [`FourStepWitnessMap`]: Groth16's witness map for domains larger than half a ring, across
+//! several ciphertexts.
+
+use std::fmt;
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::EvaluationDomain;
+use helib_rs::{
+    Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder, PubKey, Result,
+    SecKey,
+};
+use rayon::prelude::*;
+
+use crate::fft::subgroup;
+use crate::layout::Order;
+use crate::{FftOptions, Layout, Progress, WitnessMap};
+
+/// Plaintexts encoded at once in the first step: bounds its memory (each is a full-size
+/// encoding, 47 MiB at `N = 131072`) while keeping the products batched.
+const PRODUCTS_PER_BATCH: usize = 8;
+
+/// The most slot rows a vector may span (two per ciphertext).
+const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
+
+/// Groth16's witness map `h = (A B - C) / Z_H` for a domain `H` of size `n = c R` larger than
+/// a slot row (`R = N/2`), on `c / 2` ciphertexts per input.
+///
+/// It splits `A` into its `c` polyphase components, `A(Y) = sum_k Y^k A_k(Y^c)` with
+/// `deg A_k < R`, and likewise `B`. Then `A B = sum_s Y^s Q_s(Y^c)` with
+/// `Q_s = sum_(k + l = s) A_k B_l`, and each `A_k B_l` is one ring product without
+/// wraparound (degree `< 2R = N`). So:
+/// 1. **Across rows** (one level): the values of `A_k` on the subgroup of size `R` are a
+///    twiddled sum of the `c` rows of `a` (the first step of a four-step inverse FFT). Each
+///    `k` takes `c` slot-wise products, with the inputs and their row-swapped, half-rotated
+///    copies.
+/// 2. **Within a row** (three levels): [`WitnessMap`]'s three stages at size `R` turn those
+///    values into the ciphertext whose plaintext *polynomial* is `A_k(X)`.
+/// 3. **Products** (one level): `T_i = Q_i + X Q_(i + c)` for `i < c`, `c^2` ciphertext
+///    products in all; `h`'s entries `i + c j` are the coefficients `R + j` of `T_i`, which
+///    [`decrypt`](Self::decrypt) reads off.
+///
+/// Five levels ([`witness_map_context`](crate::witness_map_context): `N = 131072` for BN254,
+/// from `n = 131072` up). The upload is `c / 2` ciphertexts per input and the result `c`
+/// ciphertexts. The result equals ark-groth16's `LibsnarkReduction` witness map for
+/// constraints that hold.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use ark_poly::EvaluationDomain;
+/// use he_fft::{FftOptions, FourStepWitnessMap};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// // A toy ring (insecure, for the example's speed): n = 2048 over four rows of 512.
+/// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::four_step_witness_map_ciphertext_bits(1024, 254, 2048))
+///     .allow_insecure(true).build()?;
+/// let map = FourStepWitnessMap::<Fr>::new(&ctx, 2048, &FftOptions::default())?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
+///
+/// let a: Vec<Fr> = (1..=2048u64).map(Fr::from).collect();
+/// let b: Vec<Fr> = (5001..=7048u64).map(Fr::from).collect();
+/// let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+/// let h = map.apply(&gk, &map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?;
+/// let h = map.decrypt(&sk, &h)?;
+/// let domain = ark_poly::Radix2EvaluationDomain::<Fr>::new(2048).unwrap();
+/// he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("h is the quotient");
+/// # Ok(())
+/// # }
+/// ```
+pub struct FourStepWitnessMap<F: FftField + PrimeField> {
+    ctx: Context,
+    n: usize,
+    /// The witness map of one row's polyphase component.
+    rows: WitnessMap<F>,
+    /// `w^-1` for `w` the generator of `H`.
+    root_inv: F,
+    /// `1 / c`.
+    c_inv: F,
+    /// Row pairs into plaintext polynomials.
+    encoder: PeriodicEncoder<F>,
+}
+
+impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
+    /// The witness map for constraints on the subgroup of size `n`: a power of two from `N`
+    /// to `64 N` (smaller domains fit one ciphertext: [`WitnessMap`]).
+    pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
+        let row = ctx.ring_degree() / 2;
+        if row < 4 || !n.is_power_of_two() || n < 2 * row || n > MAX_ROWS * row {
+            return Err(Error::InvalidArgument(format!(
+                "the four-step witness map takes a power of two from N = {} to {} \
+                 constraints' domain (and N >= 8), got n = {n}",
+                2 * row,
+                MAX_ROWS * row
+            )));
+        }
+        let domain = subgroup::<F>(n)?;
+        let c = n / row;
+        Ok(FourStepWitnessMap {
+            ctx: ctx.clone(),
+            n,
+            rows: WitnessMap::new(ctx, row, options)?,
+            root_inv: domain.group_gen_inv(),
+            c_inv: F::from(c as u64).inverse().ok_or_else(|| {
+                Error::InvalidArgument("the field's characteristic divides c".into())
+            })?,
+            encoder: PeriodicEncoder::new(ctx, row, None)?,
+        })
+    }
+
+    /// The domain size `n`: of `a`, `b` and of the result `h`.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Always false.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The row length `R = N/2`.
+    pub fn row_len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The polyphase components (slot rows) `c = n / R`.
+    pub fn num_rows(&self) -> usize {
+        self.n / self.row_len()
+    }
+
+    /// Ciphertexts per input, `c / 2`.
+    pub fn num_input_ciphertexts(&self) -> usize {
+        self.num_rows() / 2
+    }
+
+    /// The context the map was built for.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// Multiplicative levels: the step across rows, the three stages and the product.
+    pub fn levels(&self) -> u32 {
+        1 + self.rows.levels()
+    }
+
+    /// The row map: [`WitnessMap`] at size `R`, whose stages run on every component.
+    pub fn row_map(&self) -> &WitnessMap<F> {
+        &self.rows
+    }
+
+    /// The Galois keys [`apply`](Self::apply) needs: the row map's, the row swap and the
+    /// rotation by `R/2`.
+    pub fn galois_steps(&self) -> GaloisSteps {
+        self.rows
+            .galois_steps()
+            .row_swap()
+            .step(self.half_row() as i64)
+    }
+
+    /// Rotations one [`apply`](Self::apply) performs (both inputs).
+    pub fn num_rotations(&self) -> usize {
+        self.num_rows() * (self.rows.num_rotations() + 2)
+    }
+
+    /// Steps [`apply`](Self::apply) reports: every component's three stages on both inputs,
+    /// and one per result.
+    pub fn progress_total(&self) -> usize {
+        self.num_rows() * (self.rows.progress_total() + 1)
+    }
+
+    fn half_row(&self) -> usize {
+        self.row_len() / 2
+    }
+
+    /// The layout tag of this map's inputs: row pairs, the odd row half-rotated.
+    fn input_tag(&self) -> Result<u64> {
+        Ok(Layout::new(self.n, self.ctx.ring_degree())?.tag(Order::pairs_half_rotated()))
+    }
+
+    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order) into
+    /// `c / 2` ciphertexts: ciphertext `q` holds row `2q` (values `2qR ..`) in slot row 0 and
+    /// row `2q + 1` rotated by `R/2` in slot row 1.
+    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        let tag = self.input_tag()?;
+        self.row_pairs(x)?
+            .map(|poly| {
+                let mut ct = pk.encrypt_poly(&poly?)?;
+                ct.set_layout_tag(tag);
+                Ok(ct)
+            })
+            .collect()
+    }
+
+    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server
+    /// (see [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
+    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.row_pairs(x)?
+            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
+            .collect()
+    }
+
+    fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
+        if x.len() != self.n {
+            return Err(Error::InvalidLength(format!(
+                "this witness map takes {} evaluations, got {}",
+                self.n,
+                x.len()
+            )));
+        }
+        let (row, half) = (self.row_len(), self.half_row());
+        Ok(x.chunks(2 * row).map(move |pair| {
+            let mut odd = pair[row..].to_vec();
+            odd.rotate_left(half);
+            self.encoder.encode_poly(&pair[..row], &odd)
+        }))
+    }
+
+    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s `c` results.
+    pub fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+        let (c, row) = (self.num_rows(), self.row_len());
+        if h.len() != c {
+            return Err(Error::InvalidLength(format!(
+                "this witness map's result is {c} ciphertexts, got {}",
+                h.len()
+            )));
+        }
+        let mut out = vec![F::zero(); self.n];
+        for (i, t) in h.iter().enumerate() {
+            let coeffs: Vec<F> = sk.decrypt_poly(t)?;
+            for (j, v) in coeffs[row..2 * row].iter().enumerate() {
+                out[i + c * j] = *v;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (each from
+    /// [`encrypt`](Self::encrypt), under one public key).
+    ///
+    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
+    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
+    /// end on a context without room for five levels.
+    pub fn apply(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        self.apply_with_progress(gk, a, b, &|_, _| {})
+    }
+
+    /// [`apply`](Self::apply) with a progress callback `(steps done, total)`.
+    pub fn apply_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        a: &[Ctxt],
+        b: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.check_inputs(gk, a, b)?;
+        let total = self.progress_total();
+        let per_row = self.rows.progress_total();
+        let [a, b] = [a, b].map(|x| self.with_partners(gk, x));
+        let (a, b) = (a?, b?);
+        // One component at a time, both inputs side by side: what is live is the inputs, the
+        // finished components (switched down to where their noise is) and one component's
+        // stages.
+        let mut components: Vec<(Ctxt, Ctxt)> = Vec::with_capacity(self.num_rows());
+        for k in 0..self.num_rows() {
+            let (va, vb) = self.across(&a, &b, k)?;
+            let base = k * per_row;
+            let (ak, bk) = rayon::join(
+                || {
+                    self.rows
+                        .interpolate(gk, va, &|d, _| progress(base + d, total))
+                },
+                || {
+                    self.rows
+                        .interpolate(gk, vb, &|d, _| progress(base + per_row / 2 + d, total))
+                },
+            );
+            let (mut ak, mut bk) = (ak?, bk?);
+            ak.mod_switch_to_natural_level()?;
+            bk.mod_switch_to_natural_level()?;
+            components.push((ak, bk));
+        }
+        drop((a, b));
+        let h = self.products(&components, &|i| {
+            progress(self.num_rows() * per_row + i + 1, total)
+        })?;
+        crate::params::ensure_budget(
+            &h,
+            &self.ctx,
+            "the four-step witness map",
+            "five levels",
+            crate::four_step_witness_map_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            "witness_map_context",
+        )?;
+        Ok(h)
+    }
+
+    fn check_inputs(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<()> {
+        let expected = self.num_input_ciphertexts();
+        for x in [a, b] {
+            if x.len() != expected {
+                return Err(Error::InvalidLength(format!(
+                    "this witness map takes {expected} ciphertexts per input, got {}",
+                    x.len()
+                )));
+            }
+        }
+        let tag = self.input_tag()?;
+        if a.iter()
+            .chain(b)
+            .any(|ct| ct.layout_tag() != 0 && ct.layout_tag() != tag)
+        {
+            return Err(Error::Mismatch(
+                "an input is laid out for another transform (encrypt it with \
+                 FourStepWitnessMap::encrypt)"
+                    .into(),
+            ));
+        }
+        self.rows.check_keys(gk)?;
+        if !gk.has_row_swap() || !gk.has_step(self.half_row() as i64) {
+            return Err(Error::MissingKey(format!(
+                "the four-step witness map's first step needs the row swap and the rotation by \
+                 {} (generate the keys of FourStepWitnessMap::galois_steps)",
+                self.half_row()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The inputs at one level, then each one's partner: rows swapped and rotated by `R/2`,
+    /// so that slot row 0 holds row `2q + 1` and slot row 1 row `2q`, half-rotated.
+    fn with_partners(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+        let aligned: Vec<Ctxt> = x
+            .par_iter()
+            .map(|ct| {
+                let mut low = ct.try_clone()?;
+                if low.level() > level {
+                    low.mod_switch_to(level)?;
+                }
+                Ok(low)
+            })
+            .collect::<Result<_>>()?;
+        let partners: Vec<Ctxt> = aligned
+            .par_iter()
+            .map(|ct| {
+                let mut s = ct.try_clone()?;
+                s.swap_rows(gk)?;
+                s.rotate_rows(self.half_row() as i64, gk)?;
+                Ok(s)
+            })
+            .collect::<Result<_>>()?;
+        Ok(aligned.into_iter().chain(partners).collect())
+    }
+
+    /// Step 1 for component `k` of both inputs (each given as its ciphertexts, then their
+    /// partners): the values `v_k[r] = (1/c) sum_rho w^(-(r + R rho) k) x[r + R rho]` in
+    /// slot row 0 and the same rotated by `R/2` in slot row 1, the row map's input.
+    ///
+    /// With `u = w^-k`, the twiddle of row `rho` is `s_rho u^r`, `s_rho = u^(R rho) / c`.
+    /// Encoding is linear, so each product's plaintext is `s q0 + s' q1`, `q0` and `q1`
+    /// the polynomials of the powers of `u` alone in slot row 0, and half-rotated alone in
+    /// slot row 1: two slot transforms per component instead of one per product.
+    fn across(&self, a: &[Ctxt], b: &[Ctxt], k: usize) -> Result<(Ctxt, Ctxt)> {
+        let (row, cts) = (self.row_len(), a.len() / 2);
+        let u = self.root_inv.pow([k as u64]);
+        let mut powers = Vec::with_capacity(row);
+        let mut t = F::one();
+        for _ in 0..row {
+            powers.push(t);
+            t *= u;
+        }
+        let zero = vec![F::zero(); row];
+        let q0 = self.encoder.encode_poly(&powers, &zero)?;
+        powers.rotate_left(self.half_row());
+        let q1 = self.encoder.encode_poly(&zero, &powers)?;
+        drop(powers);
+        let u_row = u.pow([row as u64]);
+        let scale = |rho: usize| self.c_inv * u_row.pow([rho as u64]);
+        let level = a[0].level().min(b[0].level());
+        let tag = self.rows.input_tag();
+        let mut sums: [Option<Ctxt>; 2] = [None, None];
+        let terms: Vec<usize> = (0..2 * cts).collect();
+        for batch in terms.chunks(PRODUCTS_PER_BATCH) {
+            let pts: Vec<EncodedPtxt> = batch
+                .par_iter()
+                .map(|&t| {
+                    // Input q holds rows 2q (slot row 0) and 2q + 1 (slot row 1); its partner
+                    // the reverse.
+                    let (q, partner) = (t % cts, t >= cts);
+                    let rho = |slot_row: usize| 2 * q + (slot_row ^ usize::from(partner));
+                    let (s0, s1) = (scale(rho(0)), scale(rho(1)));
+                    let coeffs: Vec<F> = q0.iter().zip(&q1).map(|(x, y)| s0 * x + s1 * y).collect();
+                    EncodedPtxt::from_poly(&self.ctx, &coeffs, Some(level))
+                })
+                .collect::<Result<_>>()?;
+            let pts: Vec<&EncodedPtxt> = pts.iter().collect();
+            for (sum, x) in sums.iter_mut().zip([a, b]) {
+                let cts: Vec<&Ctxt> = batch.iter().map(|&t| &x[t]).collect();
+                let part = Ctxt::inner_product(&cts, &pts)?;
+                match sum {
+                    Some(s) => s.add_assign(&part)?,
+                    none => *none = Some(part),
+                }
+            }
+        }
+        let [sa, sb] = sums.map(|s| {
+            let mut s = s.ok_or_else(|| Error::Internal("no input ciphertext".into()))?;
+            s.set_layout_tag(tag);
+            Ok::<_, Error>(s)
+        });
+        Ok((sa?, sb?))
+    }
+
+    /// `T_i = sum_(k + l = i) A_k B_l + X sum_(k + l = i + c) A_k B_l` for `i < c`.
+    fn products(
+        &self,
+        components: &[(Ctxt, Ctxt)],
+        done: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<Ctxt>> {
+        let c = components.len();
+        // X A_k: multiplying by a monomial only permutes the coefficients (no noise growth).
+        let shifted: Vec<Ctxt> = components
+            .par_iter()
+            .map(|(ak, _)| {
+                let mut s = ak.try_clone()?;
+                s.mul_poly(&[F::zero(), F::one()])?;
+                Ok(s)
+            })
+            .collect::<Result<_>>()?;
+        (0..c)
+            .into_par_iter()
+            .map(|i| {
+                let mut t: Option<Ctxt> = None;
+                for k in 0..c {
+                    let (a, l) = if k <= i {
+                        (&components[k].0, i - k)
+                    } else {
+                        (&shifted[k], i + c - k)
+                    };
+                    let p = a.checked_mul(&components[l].1)?;
+                    match &mut t {
+                        Some(t) => t.add_assign(&p)?,
+                        none => *none = Some(p),
+                    }
+                }
+                let mut t = t.ok_or_else(|| Error::Internal("no component".into()))?;
+                t.set_layout_tag(0);
+                done(i);
+                Ok(t)
+            })
+            .collect()
+    }
+}
+
+impl<F: FftField + PrimeField> fmt::Debug for FourStepWitnessMap<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FourStepWitnessMap")
+            .field("n", &self.n)
+            .field("rows", &self.num_rows())
+            .field("row_map", &self.rows)
+            .finish()
+    }
+}

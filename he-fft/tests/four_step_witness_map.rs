@@ -1,0 +1,177 @@
+//! The witness map across ciphertexts (domains of `N` and more), against ark-groth16's
+//! `LibsnarkReduction` and the plain quotient: every size from `N` to `2N` at `N = 2048`, and
+//! every row count from 2 to 32 on the smallest ring.
+
+use ark_bn254::Fr;
+use ark_ff::Zero;
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::{
+    four_step_witness_map_ciphertext_bits, witness_map_for, EncryptedWitnessMap, FftOptions,
+    FourStepWitnessMap, WitnessMap,
+};
+use helib_rs::{Context, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use std::sync::OnceLock;
+
+mod common;
+use common::{evaluations, random_r1cs, random_vector, toy_keys, Keys, N};
+
+/// Keys with room for five levels at `n = 2N`.
+fn map_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| toy_keys(four_step_witness_map_ciphertext_bits(N, 254, 2 * N)))
+}
+
+fn run(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<Fr>, f64) {
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).expect("galois keys");
+    let [a, b] = [a, b].map(|v| map.encrypt_input(&k.pk, v).expect("encrypt"));
+    let h = map
+        .compute(Some(&gk), &a, &b, &|_, _| {})
+        .expect("witness map");
+    let budget = h
+        .iter()
+        .map(|c| c.noise_budget())
+        .fold(f64::INFINITY, f64::min);
+    (map.decrypt_quotient(&k.sk, &h).expect("decrypt"), budget)
+}
+
+fn satisfied(n: usize, seed: u64) -> [Vec<Fr>; 3] {
+    let a = random_vector(n, seed);
+    let b = random_vector(n, seed + 1000);
+    let c = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+    [a, b, c]
+}
+
+#[test]
+fn sizes_n_and_2n_equal_groth16_witness_map() {
+    let k = map_keys();
+    // Constraint counts whose domains are N and 2N (and the instance's inputs).
+    for (constraints, inputs, seed) in [(N - 40, 8, 1), (N + 17, 3, 2), (2 * N - 9, 5, 3)] {
+        let (m, z) = random_r1cs(constraints, inputs, seed);
+        let expected =
+            LibsnarkReduction::witness_map_from_matrices::<Fr, Radix2EvaluationDomain<Fr>>(
+                &m,
+                inputs,
+                constraints,
+                &z,
+            )
+            .expect("witness map");
+        let n = expected.len();
+        assert!(n >= N, "n = {n}");
+        let [a, b, _] = evaluations(&m, &z, inputs, n);
+        let map = witness_map_for::<Fr>(&k.ctx, n, &FftOptions::default()).unwrap();
+        assert_eq!(map.route_name(), "server-only, four-step");
+        let (h, budget) = run(k, map.as_ref(), &a, &b);
+        assert_eq!(h, expected, "n = {n}");
+        assert!(budget > 0.0, "n = {n}: {budget}");
+        println!("n = {n}: {budget:.1} bits left");
+    }
+}
+
+/// On the smallest ring (`N = 1024`, rows of 512): every row count from 2 to 32, checked in
+/// `O(n)`, with a wrong entry caught.
+#[test]
+fn every_row_count_on_a_tiny_ring() {
+    let ring = 1024;
+    let ctx = Context::builder()
+        .ring_degree(ring as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(four_step_witness_map_ciphertext_bits(ring, 254, 16 * ring))
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let k = Keys { ctx, sk, pk };
+    let mut n = ring;
+    while n <= 16 * ring {
+        let [a, b, c] = satisfied(n, n as u64);
+        let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+        assert_eq!(map.num_rows(), n / 512);
+        let (h, budget) = run(&k, &map, &a, &b);
+        let domain = Radix2EvaluationDomain::new(n).unwrap();
+        he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("the owner's check");
+        assert!(h[n - 1].is_zero());
+        assert!(budget > 0.0, "n = {n}: {budget}");
+        // One wrong entry is caught.
+        let mut bad = h.clone();
+        bad[n / 3] += Fr::from(1u64);
+        assert!(he_fft::check::quotient(&domain, &a, &b, &c, &bad).is_err());
+        n *= 2;
+    }
+}
+
+/// The owner's upload encrypted with the secret key works the same.
+#[test]
+fn secret_key_upload() {
+    let k = map_keys();
+    let n = N;
+    let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+    let [a, b, c] = satisfied(n, 5);
+    let [ea, eb] = [&a, &b].map(|v| {
+        map.encrypt_to_bytes(&k.sk, v)
+            .unwrap()
+            .iter()
+            .map(|bytes| helib_rs::Ctxt::from_bytes(&k.pk, bytes).unwrap())
+            .collect::<Vec<_>>()
+    });
+    let h = map
+        .decrypt(&k.sk, &map.apply(&gk, &ea, &eb).unwrap())
+        .unwrap();
+    he_fft::check::quotient(&Radix2EvaluationDomain::new(n).unwrap(), &a, &b, &c, &h)
+        .expect("the owner's check");
+}
+
+#[test]
+fn errors() {
+    let k = map_keys();
+    for bad in [N / 2, 3 * N, 128 * N] {
+        let e = FourStepWitnessMap::<Fr>::new(&k.ctx, bad, &FftOptions::default()).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "n = {bad}: {e}");
+    }
+    let n = N;
+    let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
+    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
+    // Missing keys: none, or the row map's without the first step's.
+    let none = GaloisKeys::generate(&k.sk, &GaloisSteps::new()).unwrap();
+    assert!(matches!(
+        map.apply(&none, &a, &b),
+        Err(Error::MissingKey(_))
+    ));
+    let steps = map.galois_steps();
+    let without_first_step = GaloisSteps::new().steps(
+        steps
+            .requested_steps()
+            .iter()
+            .copied()
+            .filter(|&s| s != (N / 4) as i64),
+    );
+    let partial = GaloisKeys::generate(&k.sk, &without_first_step).unwrap();
+    assert!(matches!(
+        map.apply(&partial, &a, &b),
+        Err(Error::MissingKey(_))
+    ));
+    let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+    // Wrong ciphertext counts, and inputs laid out for the one-ciphertext map.
+    assert!(matches!(
+        map.apply(&gk, &a[..0], &b),
+        Err(Error::InvalidLength(_))
+    ));
+    let small = WitnessMap::<Fr>::new(&k.ctx, N / 2, &FftOptions::default()).unwrap();
+    let other = small.encrypt(&k.pk, &random_vector(N / 2, 4)).unwrap();
+    let e = map
+        .apply(&gk, &[other.try_clone().unwrap()], &b)
+        .unwrap_err();
+    assert!(matches!(e, Error::Mismatch(_)), "{e}");
+    assert!(matches!(
+        map.decrypt(&k.sk, &a),
+        Err(Error::InvalidLength(_))
+    ));
+    // The one-ciphertext route through the trait refuses several ciphertexts.
+    let two = [other.try_clone().unwrap(), other.try_clone().unwrap()];
+    let e = EncryptedWitnessMap::compute(&small, Some(&gk), &two, &two, &|_, _| {}).unwrap_err();
+    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+}
