@@ -254,7 +254,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         format!("server: encode its matrices (once per size)   {:>10.3} s", secs(setup.server_setup)),
         format!("owner: encrypt a and b (after its inverse FFTs if client-assisted) {:>7.3} s", secs(report.encrypt)),
         format!("server: witness map on ciphertexts            {:>10.3} s", secs(report.server)),
-        format!("owner: decrypt h                              {:>10.3} s", secs(report.decrypt)),
+        format!("owner: decrypt h ({:.0} bits of noise budget left) {:>6.3} s", report.noise_budget_bits, secs(report.decrypt)),
         format!("owner: O(n) check of h                        {:>10.6} s", secs(report.check)),
         format!("prover: the rest of proving (MSMs)            {:>10.3} s", secs(prove_rest)),
         format!("plain witness map (LibsnarkReduction, median) {:>10.6} s", secs(plain)),
@@ -283,7 +283,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
 \"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
-\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+\"noise_budget_bits\":{:.1},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
             circuit.num_constraints(),
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -303,6 +303,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             secs(plain),
             overhead,
             report.download_bytes,
+            report.noise_budget_bits,
         );
     }
     std::io::stdout().flush()?;

@@ -257,15 +257,17 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         self.check_inputs(gk, a, b)?;
         let total = self.progress_total();
         let per_row = self.rows.progress_total();
-        let [a, b] = [a, b].map(|x| self.with_partners(gk, x));
-        let (a, b) = (a?, b?);
-        // One component at a time, both inputs side by side: what is live is the inputs, the
-        // finished components (switched down to where their noise is) and one component's
-        // stages.
+        let (low_a, partners_a) = self.with_partners(gk, a)?;
+        let (low_b, partners_b) = self.with_partners(gk, b)?;
+        let (ta, tb) = (terms(a, &low_a, &partners_a), terms(b, &low_b, &partners_b));
+        // One component at a time: what is live is the inputs, the finished components
+        // (switched down to where their noise is) and one component's stages.
         let mut components: Vec<(Ctxt, Ctxt)> = Vec::with_capacity(self.num_rows());
         for k in 0..self.num_rows() {
-            let (va, vb) = self.across(&a, &b, k)?;
+            let (va, vb) = self.across(&ta, &tb, k)?;
             let base = k * per_row;
+            // Both inputs side by side: measured at n = 131072 on two threads, 116 s and
+            // 18.6 GB peak against 132 s and 17.9 GB one after the other.
             let (ak, bk) = rayon::join(
                 || {
                     self.rows
@@ -281,7 +283,8 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             bk.mod_switch_to_natural_level()?;
             components.push((ak, bk));
         }
-        drop((a, b));
+        drop((ta, tb));
+        drop((low_a, low_b, partners_a, partners_b));
         let h = self.products(&components, &|i| {
             progress(self.num_rows() * per_row + i + 1, total)
         })?;
@@ -332,30 +335,33 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         Ok(())
     }
 
-    /// The inputs at one level, then each one's partner: rows swapped and rotated by `R/2`,
-    /// so that slot row 0 holds row `2q + 1` and slot row 1 row `2q`, half-rotated.
-    fn with_partners(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+    /// The inputs switched to one level where they differ (copies only of those), and each
+    /// one's partner: rows swapped and rotated by `R/2`, so that slot row 0 holds row
+    /// `2q + 1` and slot row 1 row `2q`, half-rotated.
+    fn with_partners(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
         let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
-        let aligned: Vec<Ctxt> = x
+        let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {
-                let mut low = ct.try_clone()?;
-                if low.level() > level {
-                    low.mod_switch_to(level)?;
+                if ct.level() == level {
+                    return Ok(None);
                 }
-                Ok(low)
+                let mut low = ct.try_clone()?;
+                low.mod_switch_to(level)?;
+                Ok(Some(low))
             })
             .collect::<Result<_>>()?;
-        let partners: Vec<Ctxt> = aligned
+        let partners: Vec<Ctxt> = x
             .par_iter()
-            .map(|ct| {
-                let mut s = ct.try_clone()?;
+            .zip(&lowered)
+            .map(|(ct, low)| {
+                let mut s = low.as_ref().unwrap_or(ct).try_clone()?;
                 s.swap_rows(gk)?;
                 s.rotate_rows(self.half_row() as i64, gk)?;
                 Ok(s)
             })
             .collect::<Result<_>>()?;
-        Ok(aligned.into_iter().chain(partners).collect())
+        Ok((lowered, partners))
     }
 
     /// Step 1 for component `k` of both inputs (each given as its ciphertexts, then their
@@ -366,7 +372,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     /// Encoding is linear, so each product's plaintext is `s q0 + s' q1`, `q0` and `q1`
     /// the polynomials of the powers of `u` alone in slot row 0, and half-rotated alone in
     /// slot row 1: two slot transforms per component instead of one per product.
-    fn across(&self, a: &[Ctxt], b: &[Ctxt], k: usize) -> Result<(Ctxt, Ctxt)> {
+    fn across(&self, a: &[&Ctxt], b: &[&Ctxt], k: usize) -> Result<(Ctxt, Ctxt)> {
         let (row, cts) = (self.row_len(), a.len() / 2);
         let u = self.root_inv.pow([k as u64]);
         let mut powers = Vec::with_capacity(row);
@@ -401,7 +407,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                 .collect::<Result<_>>()?;
             let pts: Vec<&EncodedPtxt> = pts.iter().collect();
             for (sum, x) in sums.iter_mut().zip([a, b]) {
-                let cts: Vec<&Ctxt> = batch.iter().map(|&t| &x[t]).collect();
+                let cts: Vec<&Ctxt> = batch.iter().map(|&t| x[t]).collect();
                 let part = Ctxt::inner_product(&cts, &pts)?;
                 match sum {
                     Some(s) => s.add_assign(&part)?,
@@ -456,6 +462,15 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             })
             .collect()
     }
+}
+
+/// Each input (at the common level), then the partners: the first step's terms.
+fn terms<'x>(x: &'x [Ctxt], low: &'x [Option<Ctxt>], partners: &'x [Ctxt]) -> Vec<&'x Ctxt> {
+    x.iter()
+        .zip(low)
+        .map(|(ct, low)| low.as_ref().unwrap_or(ct))
+        .chain(partners)
+        .collect()
 }
 
 impl<F: FftField + PrimeField> fmt::Debug for FourStepWitnessMap<F> {

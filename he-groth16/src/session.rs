@@ -54,6 +54,9 @@ pub struct Report {
     pub upload_bytes: u64,
     /// Ciphertext bytes received.
     pub download_bytes: u64,
+    /// The noise budget the last result arrived with (bits, the least over its ciphertexts):
+    /// the margin the server's computation left.
+    pub noise_budget_bits: f64,
 }
 
 /// The data owner's session: its secret key, the server that computes witness maps for it,
@@ -288,6 +291,10 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             .iter()
             .map(|bytes| helib_rs::Ctxt::from_bytes(&self.pk, bytes))
             .collect::<helib_rs::Result<Vec<_>>>()?;
+        let budget = h
+            .iter()
+            .map(helib_rs::Ctxt::noise_budget)
+            .fold(f64::INFINITY, f64::min);
         let h = self.map.decrypt_quotient(&self.sk, &h)?;
         let decrypt = t.elapsed();
         let t = Instant::now();
@@ -298,6 +305,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         if let Ok(mut r) = self.report.lock() {
             r.decrypt += decrypt;
             r.check += check;
+            r.noise_budget_bits = budget;
         }
         checked.map_err(|e| Error::Rejected(e.to_string()))?;
         Ok(h)
