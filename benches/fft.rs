@@ -7,8 +7,9 @@
 //! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise;
 //! `he_four_step_fft` the FFT across ciphertexts (`FourStepFft`, N = 65536, three levels) at
 //! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise; `he_witness_map` Groth16's
-//! witness map through the plaintext ring's product (`WitnessMap::apply`, N = 65536, four
-//! levels) at n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise.
+//! witness map through the plaintext ring's product (`he_fft::witness_map_for`: one
+//! ciphertext on N = 65536 up to n = 32768, four steps on N = 131072 from n = 131072) at
+//! n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
@@ -29,8 +30,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, quotient_context, witness_map_context, Direction, Fft,
-    FftOptions, FftRoute, Quotient, Route, WitnessMap,
+    coset_change_context, fft_context, quotient_context, witness_map_context, witness_map_for,
+    Direction, Fft, FftOptions, FftRoute, Quotient, Route,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -200,8 +201,8 @@ fn route_group(c: &mut Criterion, name: &str, route: Route, sizes: Vec<usize>) {
     group.finish();
 }
 
-/// Groth16's witness map through the plaintext ring's product (`WitnessMap::apply`: `a` and
-/// `b` through three sparse stages each, one ciphertext product) on its own context.
+/// Groth16's witness map on the server-only route for its size (`he_fft::witness_map_for`:
+/// one ciphertext up to `n = N/2`, four steps beyond) on its own context.
 fn witness_map(c: &mut Criterion) {
     let pool = pool();
     let sizes = parse_sizes("WITNESS_MAP_BENCH_SIZES").unwrap_or_else(|| vec![1024]);
@@ -209,16 +210,23 @@ fn witness_map(c: &mut Criterion) {
     for n in sizes {
         let (map, gk, a, b) = pool.install(|| {
             let ctx = witness_map_context::<Fr>(n).expect("context");
-            let map = WitnessMap::<Fr>::new(&ctx, n, &FftOptions::default()).expect("plan");
-            let (gk, a) = keys_and_input(&ctx, n, &map.galois_steps(), |pk, x| {
-                Ok(vec![map.encrypt(pk, x)?, map.encrypt(pk, x)?])
+            let map = witness_map_for::<Fr>(&ctx, n, &FftOptions::default()).expect("plan");
+            let (gk, mut ab) = keys_and_input(&ctx, n, &map.galois_steps(), |pk, x| {
+                let mut both = map.encrypt_input(pk, x)?;
+                both.extend(map.encrypt_input(pk, x)?);
+                Ok(both)
             });
-            let [a, b]: [Ctxt; 2] = a.try_into().expect("two inputs");
-            (map, gk, a, b)
+            let b = ab.split_off(ab.len() / 2);
+            (map, gk, ab, b)
         });
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
-            bench.iter(|| pool.install(|| map.apply(&gk, &a, &b).expect("witness map")))
+            bench.iter(|| {
+                pool.install(|| {
+                    map.compute(Some(&gk), &a, &b, &|_, _| {})
+                        .expect("witness map")
+                })
+            })
         });
     }
     group.finish();

@@ -77,6 +77,10 @@ enum Step {
         /// Accept the owner's insecure toy ring.
         #[arg(long)]
         small: bool,
+        /// Keep the encoded plaintext diagonals in memory: never (encoded during the witness
+        /// map: least memory), auto (up to 2 GiB per stage, encoded beforehand), or always.
+        #[arg(long, value_enum, default_value_t = Cache::Never)]
+        cache: Cache,
     },
     /// Decrypt and check h, finish the proof, verify it.
     Verify {
@@ -107,6 +111,32 @@ struct Args {
     /// multiplies once, with no Galois keys.
     #[arg(long)]
     client_assisted: bool,
+    /// Keep the server's encoded plaintext diagonals in memory: never (encoded during the
+    /// witness map: least memory, and less time in all for one proof), auto (up to 2 GiB per
+    /// stage, encoded beforehand: faster repeated proofs), or always.
+    #[arg(long, value_enum, default_value_t = Cache::Never)]
+    cache: Cache,
+}
+
+/// The server's diagonal cache policy.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Cache {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Cache {
+    fn options(self) -> he_fft::FftOptions {
+        he_fft::FftOptions {
+            cache: match self {
+                Cache::Auto => he_fft::DiagonalCache::default(),
+                Cache::Always => he_fft::DiagonalCache::Always,
+                Cache::Never => he_fft::DiagonalCache::Never,
+            },
+            ..he_fft::FftOptions::default()
+        }
+    }
 }
 
 /// The largest constraint count served here: a domain of 2^20 points.
@@ -195,9 +225,18 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
             Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
         };
-        Outsourcing::<Fr>::in_process_on(job::toy_context(bits)?, n, route)?
+        Outsourcing::<Fr>::in_process_with(
+            job::toy_context(bits)?,
+            n,
+            route,
+            &args.cache.options(),
+        )?
     } else {
-        Outsourcing::<Fr>::in_process(n, route)?
+        let context = match route {
+            Route::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
+            Route::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
+        };
+        Outsourcing::<Fr>::in_process_with(context, n, route, &args.cache.options())?
     };
     let ctx = &setup.context;
     let route_name = session.route_name();
@@ -283,7 +322,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
 \"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
-\"noise_budget_bits\":{:.1},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
             circuit.num_constraints(),
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -304,6 +343,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             report.download_bytes,
             report.noise_budget_bits,
+            format!("{:?}", args.cache).to_lowercase(),
         );
     }
     std::io::stdout().flush()?;
@@ -343,7 +383,7 @@ mod files {
                 small,
                 seed.unwrap_or_else(bigp_he::demo::time_seed),
             ),
-            Step::Server { dir, small } => server(&dir, small),
+            Step::Server { dir, small, cache } => server(&dir, small, cache),
             Step::Verify { dir } => verify(&dir),
         }
     }
@@ -527,7 +567,7 @@ mod files {
         Ok(true)
     }
 
-    fn server(dir: &Path, allow_toy: bool) -> Result<bool, BoxError> {
+    fn server(dir: &Path, allow_toy: bool, cache: super::Cache) -> Result<bool, BoxError> {
         bigp_he::reuse_freed_memory();
         let start = Instant::now();
         let text = String::from_utf8(read(public(dir, "request.txt"))?)?;
@@ -543,8 +583,7 @@ mod files {
         };
         let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
         let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
-        let server =
-            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &FftOptions::default())?;
+        let server = he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &cache.options())?;
         let loaded = start.elapsed();
         let t = Instant::now();
         let count = server.map().num_input_ciphertexts();

@@ -4,6 +4,11 @@
 //! check what the homomorphic operations of `helib-rs` compute, and the command line of the
 //! example tours ([`demo`]).
 
+/// The README's code blocks, compiled (and the quick ones run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod demo;
 pub mod job;
 pub mod outsource;

@@ -6,7 +6,7 @@
 //! degree below `2n`, which agree at a random point with probability at most `2n / p`
 //! (Schwartz-Zippel): about `2^-232` for BN254 at `n = 2^20`. The server never learns `r`, so it
 //! cannot aim at it; run the check on the decrypted result, on the owner's side only, and do not
-//! tell the server whether it passed (see the README's threat model).
+//! tell the server whether it passed (see the threat model in docs/security.md).
 //!
 //! The interpolation side uses the barycentric form on the coset `D = g H` (`g = 1` for the
 //! subgroup itself): the polynomial with values `v_k` at `x_k = g w^k` is, at `r` outside `D`,

@@ -13,13 +13,13 @@ use crate::{
     Progress, TwoStageFft,
 };
 
-/// The smallest size at which two stages beat one product on their own contexts (README,
+/// The smallest size at which two stages beat one product on their own contexts (docs/fft-routes.md,
 /// "Two stages": at `n = 2048` the two routes tie, at `n = 4096` two stages are 1.5-1.9x
 /// faster, and at `n = 32768` 42x).
 const TWO_STAGES_FROM: usize = 4096;
 
 /// The smallest size run in four steps: two slot rows of `N = 65536`, where four steps beat
-/// two stages on `N = 131072` (README, "Four steps": 4.5-5.5 s against 11.4-13.2 s on two
+/// two stages on `N = 131072` (docs/fft-routes.md, "Four steps": 4.5-5.5 s against 11.4-13.2 s on two
 /// threads).
 const FOUR_STEPS_FROM: usize = 65536;
 
@@ -41,7 +41,7 @@ pub enum Route {
 }
 
 impl Route {
-    /// The faster route for size `n` on its own context (measured for BN254, see the README):
+    /// The faster route for size `n` on its own context (measured for BN254, see docs/fft-routes.md):
     /// one product up to 2048, two stages from 4096 to 32768, four steps from 65536 on.
     pub fn fastest_for(n: usize) -> Route {
         if n < TWO_STAGES_FROM {
