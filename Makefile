@@ -15,6 +15,8 @@
 #   make sanitize     the test suite on the engine built with ASan and UBSan (slow)
 #   make fuzz         fuzz the deserializers with libFuzzer (FUZZ_SECONDS=300; installs clang)
 #   make deps         only install the missing system packages (Debian/Ubuntu)
+#   make cross-aarch64  build everything for aarch64 Linux with Debian's cross toolchain and
+#                     arm64 NTL/GMP (installs them)
 
 CARGO ?= cargo
 # CI builds exactly the committed dependency versions.
@@ -27,12 +29,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic quotient groth16 run test lint bench sanitize fuzz clean help
+.PHONY: all deps fft arithmetic quotient groth16 run test lint bench sanitize fuzz clean help cross-deps cross-aarch64
 
 all: test
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere.
 define install_missing
@@ -107,3 +109,28 @@ fuzz: deps
 
 clean:
 	$(CARGO) clean
+
+# aarch64 Linux: the engine's portable code (the AVX2 and IFMA kernels are x86-64 only), built
+# with Debian's cross toolchain against arm64 GMP and NTL. libntl-dev cannot be installed for
+# two architectures at once, so its arm64 headers are unpacked under target/ (NTL_DIR) next to
+# the arm64 runtime library. (Running the tests under qemu-user does not work yet: context
+# construction spins there.)
+AARCH64 := aarch64-unknown-linux-gnu
+AARCH64_NTL := $(CURDIR)/target/aarch64-ntl
+AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+	CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc CXX_aarch64_unknown_linux_gnu=aarch64-linux-gnu-g++ \
+	NTL_DIR=$(AARCH64_NTL)
+
+cross-deps: deps
+	@dpkg --print-foreign-architectures | grep -qx arm64 || $(SUDO) dpkg --add-architecture arm64
+	@dpkg -s libgmp-dev:arm64 libntl44:arm64 >/dev/null 2>&1 || { $(SUDO) apt-get update && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y libgmp-dev:arm64 libntl44:arm64; }
+	$(call install_missing,g++-aarch64-linux-gnu,an aarch64 cross compiler yourself)
+	@[ -f $(AARCH64_NTL)/include/NTL/ZZ.h ] || { mkdir -p $(AARCH64_NTL)/deb $(AARCH64_NTL)/lib && \
+	    cd $(AARCH64_NTL)/deb && apt-get download libntl-dev:arm64 && \
+	    dpkg-deb -x libntl-dev_*_arm64.deb root && ln -sfn deb/root/usr/include ../include && \
+	    ln -sf /usr/lib/aarch64-linux-gnu/libntl.so.44 ../lib/libntl.so; }
+	rustup target list --installed | grep -qx $(AARCH64) || rustup target add $(AARCH64)
+
+cross-aarch64: cross-deps
+	$(AARCH64_ENV) $(CARGO) build $(LOCKED) --release --target $(AARCH64) --workspace --all-targets

@@ -107,6 +107,11 @@ fn compile_engine(
     for dir in [&ntl.include_dir, &gmp.include_dir].into_iter().flatten() {
         build.include(dir);
     }
+    // The double-precision modular arithmetic is exact only with every product and sum rounded
+    // as written; off x86-64 (aarch64 has FMA in its base set) GCC would fuse them by default.
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
+        build.flag_if_supported("-ffp-contract=off");
+    }
     if !sanitizers.is_empty() {
         // Any finding stops the process, so a test run cannot pass over one.
         build

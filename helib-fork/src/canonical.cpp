@@ -1,6 +1,9 @@
 #include "canonical.h"
 
+#include "arch.h"
+#if HELIB_X86_64
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -95,6 +98,7 @@ double max_square_magnitude_portable(const double* a, size_t n, const double* re
     return m;
 }
 
+#if HELIB_X86_64
 // (x + i y)(c + i s), four lanes.
 __attribute__((target("avx2,fma"), always_inline)) inline void cmul(__m256d x, __m256d y, __m256d c, __m256d s,
                                                                    __m256d& out_r, __m256d& out_i) {
@@ -160,6 +164,7 @@ __attribute__((target("avx2,fma"))) double max_square_magnitude_avx2(const doubl
     for (; k < half; ++k) m = std::max(m, xr[k] * xr[k] + xi[k] * xi[k]);
     return m;
 }
+#endif  // HELIB_X86_64
 
 }  // namespace
 
@@ -176,8 +181,12 @@ double CanonicalNorm::log2_norm(const std::vector<double>& a) const {
     // decimation-in-frequency stages. Only the largest magnitude matters, so the bit-reversed
     // output order needs no permutation.
     std::vector<double> xr(n / 2), xi(n / 2);
+#if HELIB_X86_64
     const double m = avx2_ ? max_square_magnitude_avx2(a.data(), n, re_.data(), im_.data(), xr.data(), xi.data())
                            : max_square_magnitude_portable(a.data(), n, re_.data(), im_.data(), xr.data(), xi.data());
+#else
+    const double m = max_square_magnitude_portable(a.data(), n, re_.data(), im_.data(), xr.data(), xi.data());
+#endif
     return m > 0 ? 0.5 * std::log2(m) : -std::numeric_limits<double>::infinity();
 }
 

@@ -10,6 +10,11 @@
 // Forward: the first stage of each pair leaves |x +- r| <= 9q/8 (<= 7q/4 from [0, q) input),
 // the second <= 2.7q and then reduces. Inverse: every sum is reduced and products stay below
 // q. All intermediate magnitudes stay below 3q < 2^52, where doubles are exact.
+
+#include "arch.h"
+
+#if HELIB_X86_64
+
 #include "avx2_modq.h"
 
 #include <algorithm>
@@ -372,3 +377,17 @@ bool cpu_has_avx2_fma() {
 }
 
 }  // namespace helib
+
+#else  // not x86-64: the entry points, never selected (arch.h)
+
+#include "ntt.h"
+
+namespace helib {
+
+void ntt_forward_avx2(u64*, size_t, double, const double*) { kernel_not_built(); }
+void ntt_inverse_avx2(u64*, size_t, double, const double*, double, double) { kernel_not_built(); }
+bool cpu_has_avx2_fma() { return false; }
+
+}  // namespace helib
+
+#endif  // HELIB_X86_64

@@ -1,6 +1,11 @@
 // Four coefficients per step, one vector per limb (after a 4 x 4 transpose), so that the
 // comparisons, the centring subtraction and the digit carries run on all four at once instead
 // of as per-coefficient branches.
+
+#include "arch.h"
+
+#if HELIB_X86_64
+
 #include <immintrin.h>
 
 #include "avx2_modq.h"
@@ -102,3 +107,17 @@ HELIB_AVX2 size_t balanced_digits_4x5_avx2(const u64* coeffs, size_t count, cons
 }
 
 }  // namespace helib
+
+#else  // not x86-64: the entry points, never selected (arch.h)
+
+#include "plaintext_digits.h"
+
+namespace helib {
+
+size_t balanced_digits_4x5_avx2(const u64*, size_t, const u64*, const u64*, double*, size_t, double*) {
+    kernel_not_built();
+}
+
+}  // namespace helib
+
+#endif  // HELIB_X86_64

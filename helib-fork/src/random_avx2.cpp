@@ -1,5 +1,10 @@
 // ChaCha, eight blocks at once in AVX2: lane j of vector i holds word i of block
 // counter + j. The output is the scalar keystream's, word for word.
+
+#include "arch.h"
+
+#if HELIB_X86_64
+
 #include <immintrin.h>
 
 #include "random.h"
@@ -127,3 +132,17 @@ HELIB_AVX2_ONLY size_t accept48_avx2(const uint8_t* bytes, size_t count, uint64_
 bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 
 }  // namespace helib
+
+#else  // not x86-64: the entry points, never selected (arch.h)
+
+#include "random.h"
+
+namespace helib {
+
+void chacha_blocks8_avx2(const uint32_t*, uint64_t, int, uint32_t*) { kernel_not_built(); }
+bool cpu_has_avx2() { return false; }
+size_t accept48_avx2(const uint8_t*, size_t, uint64_t, uint64_t, uint64_t*) { kernel_not_built(); }
+
+}  // namespace helib
+
+#endif  // HELIB_X86_64

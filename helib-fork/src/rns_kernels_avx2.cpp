@@ -1,5 +1,10 @@
 // AVX2 + FMA versions of the row kernels (arithmetic and bounds in avx2_modq.h). Each step
 // handles 16 words as four interleaved vectors; rows are multiples of 16 words (N >= 1024).
+
+#include "arch.h"
+
+#if HELIB_X86_64
+
 #include <algorithm>
 
 #include "avx2_modq.h"
@@ -355,3 +360,31 @@ HELIB_AVX2 void permute_row_avx2(const uint32_t* perm, const u64* in, u64* out, 
 }
 
 }  // namespace helib
+
+#else  // not x86-64: the entry points, never selected (arch.h)
+
+#include "rns_kernels.h"
+
+namespace helib {
+
+void row_mul_avx2(u64*, const u64*, const u64*, size_t, u64) { kernel_not_built(); }
+void row_mul_add_to_avx2(u64*, const u64*, const u64*, const u64*, size_t, u64) { kernel_not_built(); }
+void row_cross_avx2(u64*, const u64*, const u64*, const u64*, const u64*, size_t, u64) { kernel_not_built(); }
+void row_sub_add_avx2(u64*, const u64*, const u64*, const u64*, size_t, u64) { kernel_not_built(); }
+void row_switch_key_b_avx2(u64*, const u64*, u64, const u64*, const u64*, size_t, u64) { kernel_not_built(); }
+void row_dot2_avx2(u64*, u64*, const u64* const*, const u64* const*, const u64* const*, size_t, size_t, u64,
+                   const u64*) {
+    kernel_not_built();
+}
+void row_dot_signed_avx2(u64*, const double* const*, const u64*, size_t, size_t, u64) { kernel_not_built(); }
+void row_mul_const_centered_avx2(double*, const u64*, u64, size_t, u64) { kernel_not_built(); }
+void row_from_small_avx2(u64*, const int32_t*, u64, size_t, u64) { kernel_not_built(); }
+void row_mul_acc2_avx2(double*, double*, const u64*, const u64*, const u64*, size_t, size_t, bool, u64) {
+    kernel_not_built();
+}
+void row_store_reduced_avx2(u64*, const double*, size_t, u64) { kernel_not_built(); }
+void permute_row_avx2(const uint32_t*, const u64*, u64*, size_t) { kernel_not_built(); }
+
+}  // namespace helib
+
+#endif  // HELIB_X86_64
