@@ -1,7 +1,7 @@
 //! Encrypted FFT, inverse FFT and coset change (evaluations on the subgroup to evaluations on
-//! the coset `Fr::GENERATOR H`, `Fft::coset_change`) over BN254 at 128-bit secure parameters
+//! the coset `Fr::GENERATOR H`, `OneProductFft::coset_change`) over BN254 at 128-bit secure parameters
 //! (N = 32768), and the prover's quotient (`Quotient`, N = 65536): the server-side work only
-//! (`Fft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
+//! (`OneProductFft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
 //! cache policy decides. Keys, encoding and encryption happen outside the timed region.
 //! `he_two_stage_fft` is the FFT as two sparse products (`TwoStageFft`, N = 65536, two
 //! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise;
@@ -31,7 +31,7 @@ use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
     coset_change_context, fft_context, quotient_context, witness_map_context, witness_map_for,
-    Direction, Fft, FftOptions, FftRoute, Quotient, Route,
+    CosetChange, Direction, EncryptedTransform, Fft, FftOptions, OneProductFft, Quotient, Route,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -107,16 +107,18 @@ fn fft(c: &mut Criterion) {
                 }
                 .expect("context");
                 let options = FftOptions::default();
+                let one_product = |direction| -> Box<dyn EncryptedTransform<Fr>> {
+                    Box::new(OneProductFft::new(&ctx, n, direction, &options).expect("plan"))
+                };
                 let fft = match name {
-                    "he_fft" => Fft::<Fr>::new(&ctx, n, Direction::Forward, &options),
-                    "he_ifft" => Fft::<Fr>::new(&ctx, n, Direction::Inverse, &options),
+                    "he_fft" => one_product(Direction::Forward),
+                    "he_ifft" => one_product(Direction::Inverse),
                     _ => {
                         let h = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
                         let coset = h.get_coset(Fr::GENERATOR).expect("coset");
-                        Fft::coset_change(&ctx, &h, &coset, &options)
+                        Box::new(CosetChange::new(&ctx, &h, &coset, &options).expect("plan"))
                     }
-                }
-                .expect("plan");
+                };
                 let (gk, ct) =
                     keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
                 (fft, gk, ct)
@@ -145,8 +147,9 @@ fn quotient(c: &mut Criterion) {
             let quotient = Quotient::<Fr>::new(&ctx, n, &FftOptions::default()).expect("plan");
             let gk = GaloisKeys::generate(&sk, &quotient.galois_steps()).expect("galois keys");
             let mut rng = StdRng::seed_from_u64(n as u64);
-            let inputs: Vec<_> = (0..3)
-                .map(|_| {
+            // a, b and c's ciphertexts, one vector after the other.
+            let inputs: Vec<Ctxt> = (0..3)
+                .flat_map(|_| {
                     let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
                     quotient.encrypt(&pk, &x).expect("encrypt")
                 })
@@ -155,13 +158,7 @@ fn quotient(c: &mut Criterion) {
         });
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| {
-                pool.install(|| {
-                    quotient
-                        .apply(&gk, &inputs[0], &inputs[1], &inputs[2])
-                        .expect("quotient")
-                })
-            })
+            b.iter(|| pool.install(|| quotient.apply(&gk, &inputs).expect("quotient")))
         });
     }
     group.finish();
@@ -188,8 +185,7 @@ fn route_group(c: &mut Criterion, name: &str, route: Route, sizes: Vec<usize>) {
             let ctx = route.context::<Fr>(n).expect("context");
             let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
             let options = FftOptions::default();
-            let fft =
-                FftRoute::new(route, &ctx, &domain, Direction::Forward, &options).expect("plan");
+            let fft = Fft::new(route, &ctx, &domain, Direction::Forward, &options).expect("plan");
             let (gk, ct) = keys_and_input(&ctx, n, &fft.galois_steps(), |pk, x| fft.encrypt(pk, x));
             (fft, gk, ct)
         });
@@ -208,22 +204,21 @@ fn witness_map(c: &mut Criterion) {
     let sizes = parse_sizes("WITNESS_MAP_BENCH_SIZES").unwrap_or_else(|| vec![1024]);
     let mut group = slow_group(c, "he_witness_map");
     for n in sizes {
-        let (map, gk, a, b) = pool.install(|| {
+        let (map, gk, ab) = pool.install(|| {
             let ctx = witness_map_context::<Fr>(n).expect("context");
             let map = witness_map_for::<Fr>(&ctx, n, &FftOptions::default()).expect("plan");
-            let (gk, mut ab) = keys_and_input(&ctx, n, &map.galois_steps(), |pk, x| {
-                let mut both = map.encrypt_input(pk, x)?;
-                both.extend(map.encrypt_input(pk, x)?);
+            let (gk, ab) = keys_and_input(&ctx, n, &map.galois_steps(), |pk, x| {
+                let mut both = map.encrypt(pk, x)?;
+                both.extend(map.encrypt(pk, x)?);
                 Ok(both)
             });
-            let b = ab.split_off(ab.len() / 2);
-            (map, gk, ab, b)
+            (map, gk, ab)
         });
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
             bench.iter(|| {
                 pool.install(|| {
-                    map.compute(Some(&gk), &a, &b, &|_, _| {})
+                    map.witness_map(Some(&gk), &ab, &|_, _| {})
                         .expect("witness map")
                 })
             })

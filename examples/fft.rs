@@ -22,7 +22,7 @@
 //!
 //! `--two-stage` runs the FFT as two sparse products (`he_fft::TwoStageFft`: one
 //! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
-//! `--one-stage` as one product (`he_fft::Fft`); `--four-step` across `n / 32768` slot rows
+//! `--one-stage` as one product (`he_fft::OneProductFft`); `--four-step` across `n / 32768` slot rows
 //! (two per ciphertext), then two stages in each row (`he_fft::FourStepFft`, three levels,
 //! `N = 65536`, for n >= 65536). Without any of them, the example takes the fastest route for the size
 //! (`he_fft::Route::fastest_for`): one product up to n = 2048, two stages up to 32768, four
@@ -38,118 +38,85 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
+use bigp_he::cli::{Cache, JobArgs};
 use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
+use clap::{CommandFactory, Parser};
 use he_fft::{
-    check, coset_change_context, DiagonalCache, Direction, Fft, FftOptions, FftRoute, Route,
-    TwoStageFft,
+    check, coset_change_context, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft,
+    FftOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
 };
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
-const USAGE: &str = "usage: fft [--size N] [--inverse] [--coset | --to-coset] [--threads T] \
-[--json] [--input FILE --output FILE] [--cache auto|always|never] [--ring-degree R | --small] \
-[--one-stage | --two-stage | --four-step]";
-
+/// An exact encrypted FFT over BN254, compared with ark-poly's.
+#[derive(Parser, Debug)]
+#[command(name = "fft")]
 struct Args {
+    /// Transform size (a power of two).
+    #[arg(long, default_value_t = 1024, conflicts_with = "input")]
     size: usize,
+    /// The inverse FFT.
+    #[arg(long)]
     inverse: bool,
+    /// On the coset g H (g = Fr::GENERATOR), as ark-groth16 evaluates its quotient.
+    #[arg(long)]
     coset: bool,
+    /// Evaluations on H to evaluations on g H, in one product with a circulant matrix.
+    #[arg(long, conflicts_with_all = ["coset", "inverse", "two_stage", "four_step"])]
     to_coset: bool,
-    threads: usize,
-    json: bool,
+    #[command(flatten)]
+    job: JobArgs,
+    /// The input vector, one decimal element per line (sets the size).
+    #[arg(long)]
     input: Option<String>,
+    /// Where to write the result, one decimal element per line.
+    #[arg(long)]
     output: Option<String>,
-    cache: DiagonalCache,
-    small: bool,
+    /// Keep the encoded plaintext diagonals in memory between runs.
+    #[arg(long, value_enum, default_value_t)]
+    cache: Cache,
+    /// This ring degree instead of the one picked for the size (>= 128-bit security is still
+    /// required).
+    #[arg(long, conflicts_with = "small")]
     ring_degree: Option<usize>,
-    /// `None`: the faster route for the size.
-    route: Option<Route>,
+    /// One product of n diagonals (one level).
+    #[arg(long, group = "route")]
+    one_stage: bool,
+    /// Two sparse products (two levels).
+    #[arg(long, group = "route")]
+    two_stage: bool,
+    /// Across slot rows, then two stages in each (three levels).
+    #[arg(long, group = "route")]
+    four_step: bool,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        size: 1024,
-        inverse: false,
-        coset: false,
-        to_coset: false,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        json: false,
-        input: None,
-        output: None,
-        cache: DiagonalCache::default(),
-        small: false,
-        ring_degree: None,
-        route: None,
-    };
-    let mut size_given = false;
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "--size" => {
-                a.size = value("--size")?.parse().map_err(|_| "bad --size")?;
-                size_given = true;
-            }
-            "--inverse" => a.inverse = true,
-            "--coset" => a.coset = true,
-            "--to-coset" => a.to_coset = true,
-            "--threads" => a.threads = value("--threads")?.parse().map_err(|_| "bad --threads")?,
-            "--json" => a.json = true,
-            "--input" => a.input = Some(value("--input")?),
-            "--output" => a.output = Some(value("--output")?),
-            "--cache" => {
-                a.cache = match value("--cache")?.as_str() {
-                    "auto" => DiagonalCache::default(),
-                    "always" => DiagonalCache::Always,
-                    "never" => DiagonalCache::Never,
-                    other => return Err(format!("bad --cache {other:?}")),
-                }
-            }
-            "--small" => a.small = true,
-            "--one-stage" | "--two-stage" | "--four-step" => {
-                if a.route.is_some() {
-                    return Err(
-                        "--one-stage, --two-stage and --four-step exclude each other".into(),
-                    );
-                }
-                a.route = Some(match arg.as_str() {
-                    "--one-stage" => Route::OneProduct,
-                    "--two-stage" => Route::TwoStages,
-                    _ => Route::FourSteps,
-                });
-            }
-            "--ring-degree" => {
-                a.ring_degree = Some(
-                    value("--ring-degree")?
-                        .parse()
-                        .map_err(|_| "bad --ring-degree")?,
-                )
-            }
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
+impl Args {
+    /// The route asked for, if any (else the faster one for the size).
+    fn route(&self) -> Option<Route> {
+        if self.one_stage {
+            Some(Route::OneProduct)
+        } else if self.two_stage {
+            Some(Route::TwoStages)
+        } else if self.four_step {
+            Some(Route::FourSteps)
+        } else {
+            None
         }
     }
-    if a.threads == 0 {
-        return Err("--threads must be at least 1".into());
+
+    /// What clap cannot say: a size the routes take.
+    fn validated(self) -> Result<Self, String> {
+        if self.input.is_none() {
+            job::check_size(self.size)?;
+        }
+        Ok(self)
     }
-    if size_given && a.input.is_some() {
-        return Err("--size and --input exclude each other (the input file sets the size)".into());
-    }
-    if a.input.is_none() {
-        job::check_size(a.size)?;
-    }
-    if a.small && a.ring_degree.is_some() {
-        return Err("--small and --ring-degree exclude each other".into());
-    }
-    if a.to_coset && (a.coset || a.inverse || a.route.is_some_and(|r| r != Route::OneProduct)) {
-        return Err("--to-coset takes none of --coset, --inverse, --two-stage, --four-step".into());
-    }
-    Ok(a)
 }
 
 fn main() -> ExitCode {
-    job::main(USAGE, parse_args(), |a| a.threads, run)
+    let usage = Args::command().render_usage().to_string();
+    job::main(&usage, Args::parse().validated(), |a| a.job.threads(), run)
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
@@ -165,10 +132,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     // so that a size no route takes fails before anything of that size is built.
     let input = args.input.as_deref().map(read_vector).transpose()?;
     let n = input.as_ref().map_or(args.size, Vec::len);
-    // The faster route for the size (FftRoute::fastest's choice) where the ring is ours to
+    // The faster route for the size (Fft::fastest's choice) where the ring is ours to
     // pick.
-    let route = args.route.unwrap_or(
-        if args.to_coset || args.small || args.ring_degree.is_some() {
+    let route = args.route().unwrap_or(
+        if args.to_coset || args.job.small || args.ring_degree.is_some() {
             Route::OneProduct
         } else {
             Route::fastest_for(n)
@@ -194,13 +161,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         (false, true, true) => "coset inverse FFT",
     };
     let say = |line: String| {
-        if !args.json {
+        if !args.job.json {
             println!("{line}");
         }
     };
 
     let bits = |ring: usize| route.ciphertext_bits(ring, 254, n);
-    let ctx = if args.small {
+    let ctx = if args.job.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
         job::toy_context(bits(2048))?
     } else if let Some(r) = args.ring_degree {
@@ -212,9 +179,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
     say(format!(
         "encrypted {transform} of size {n} over BN254 Fr, {} thread(s)",
-        args.threads
+        args.job.threads()
     ));
-    say(job::parameters_line(&ctx, args.small));
+    say(job::parameters_line(&ctx, args.job.small));
 
     // Data owner: keys.
     let t = Instant::now();
@@ -224,17 +191,17 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 
     // Server side, data-independent: plan and diagonals.
     let t = Instant::now();
-    let options = FftOptions {
-        cache: args.cache,
-        ..FftOptions::default()
-    };
-    let fft: FftRoute<Fr> = if args.to_coset {
-        Fft::coset_change(&ctx, &subgroup, &coset, &options)?.into()
+    let options = FftOptions::default().with_cache(args.cache.into());
+    let fft: Box<dyn EncryptedTransform<Fr>> = if args.to_coset {
+        let change = CosetChange::new(&ctx, &subgroup, &coset, &options)?;
+        say(one_product_line(change.plan(), change.encoded()));
+        Box::new(change)
     } else {
-        FftRoute::new(route, &ctx, &domain, direction, &options)?
+        let fft = Fft::new(route, &ctx, &domain, direction, &options)?;
+        say(plan_line(&fft));
+        Box::new(fft)
     };
     let encode = t.elapsed();
-    say(plan_line(&fft));
 
     let x = input.unwrap_or_else(|| {
         let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(time_seed());
@@ -250,7 +217,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let encrypt = t.elapsed();
 
     // Server: the transform.
-    let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.json);
+    let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.job.json);
     let t = Instant::now();
     let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
     let he_fft = t.elapsed();
@@ -339,7 +306,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "verified against ark-poly: {}",
         if verified { "yes" } else { "NO — MISMATCH" }
     ));
-    if args.json {
+    if args.job.json {
         println!(
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
@@ -349,7 +316,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             ctx.ring_degree(),
             ctx.log2_qp(),
             ctx.security_bits(),
-            args.threads,
+            args.job.threads(),
             secs(keygen),
             secs(galois_keygen),
             secs(encode),
@@ -360,40 +327,44 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             secs(check_time),
             overhead,
             budget,
-            fft.is_cached(),
+            fft.cache_bytes() > 0,
         );
     }
     std::io::stdout().flush()?;
     Ok(verified)
 }
 
-/// The plan in one line: layout, steps, diagonals, rotations, levels.
-fn plan_line(fft: &FftRoute<Fr>) -> String {
-    let diagonals = |n: usize, cached: bool, bytes: u64| {
-        let held = if cached {
-            format!("cached, {:.0} MiB", bytes as f64 / (1 << 20) as f64)
-        } else {
-            "encoded on demand".to_string()
-        };
-        format!("{n} diagonals ({held})")
+/// `n diagonals (cached, M MiB)` or `(encoded on demand)`.
+fn diagonals(n: usize, cached: bool, bytes: u64) -> String {
+    let held = if cached {
+        format!("cached, {:.0} MiB", bytes as f64 / (1 << 20) as f64)
+    } else {
+        "encoded on demand".to_string()
     };
-    match fft {
-        FftRoute::OneProduct(f) => {
-            let (plan, enc) = (f.plan(), f.encoded());
-            format!(
-                "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {}, {} rotations, {} level",
-                if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
-                plan.input_layout().row_period(),
-                plan.input_layout().num_ciphertexts(),
-                plan.baby_steps(),
-                plan.giant_steps(),
-                diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
-                plan.num_rotations(),
-                plan.levels(),
-            )
-        }
-        FftRoute::TwoStages(f) => format!("plan: two stages, {}", two_stages(f, &diagonals)),
-        FftRoute::FourSteps(f) => {
+    format!("{n} diagonals ({held})")
+}
+
+/// One product's plan in one line: layout, steps, diagonals, rotations, levels.
+fn one_product_line(plan: &TransformPlan, enc: &EncodedTransform<Fr>) -> String {
+    format!(
+        "plan: layout {}, row period {}, {} ciphertext(s), BSGS {} x {}, {}, {} rotations, {} level",
+        if plan.input_layout().is_replicated() { "replicated" } else { "split rows" },
+        plan.input_layout().row_period(),
+        plan.input_layout().num_ciphertexts(),
+        plan.baby_steps(),
+        plan.giant_steps(),
+        diagonals(plan.num_diagonals(), enc.is_cached(), enc.cache_bytes()),
+        plan.num_rotations(),
+        plan.levels(),
+    )
+}
+
+/// The plan in one line: layout, steps, diagonals, rotations, levels.
+fn plan_line(fft: &Fft<Fr>) -> String {
+    match fft.route_transform() {
+        RouteTransform::OneProduct(f) => one_product_line(f.plan(), f.encoded()),
+        RouteTransform::TwoStages(f) => format!("plan: two stages, {}", two_stages(f)),
+        RouteTransform::FourSteps(f) => {
             let c = f.num_rows();
             format!(
                 "plan: four steps over {c} rows of {} values in {} ciphertexts: {} products \
@@ -401,14 +372,14 @@ fn plan_line(fft: &FftRoute<Fr>) -> String {
                 f.row_len(),
                 f.num_ciphertexts(),
                 c * c / 2,
-                two_stages(f.row_fft(), &diagonals),
+                two_stages(f.row_fft()),
             )
         }
     }
 }
 
 /// `n = n1 x n2; stage 1: ...; stage 2: ...; r rotations, 2 levels`.
-fn two_stages(f: &TwoStageFft<Fr>, diagonals: &dyn Fn(usize, bool, u64) -> String) -> String {
+fn two_stages(f: &TwoStageFft<Fr>) -> String {
     let (n1, n2) = f.split();
     let stage = |i: usize| {
         let (plan, enc) = f.stages()[i];

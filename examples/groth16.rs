@@ -37,9 +37,10 @@ use ark_groth16::Groth16;
 use ark_poly::GeneralEvaluationDomain;
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
+use bigp_he::cli::{Cache, JobArgs};
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, R1cs, Route};
 use std::path::PathBuf;
 
@@ -95,15 +96,8 @@ struct Args {
     /// Constraints of the circuit (a cubic chain, two a round; at least 2).
     #[arg(long, default_value_t = 1000)]
     constraints: usize,
-    /// Threads of the rayon pool (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// One JSON object as the last line of standard output.
-    #[arg(long)]
-    json: bool,
-    /// An insecure toy ring (N = 2048) for quick checks.
-    #[arg(long)]
-    small: bool,
+    #[command(flatten)]
+    job: JobArgs,
     /// Seed of the circuit's values and the proof's randomness (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
@@ -118,25 +112,9 @@ struct Args {
     cache: Cache,
 }
 
-/// The server's diagonal cache policy.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum Cache {
-    Auto,
-    Always,
-    Never,
-}
-
-impl Cache {
-    fn options(self) -> he_fft::FftOptions {
-        he_fft::FftOptions {
-            cache: match self {
-                Cache::Auto => he_fft::DiagonalCache::default(),
-                Cache::Always => he_fft::DiagonalCache::Always,
-                Cache::Never => he_fft::DiagonalCache::Never,
-            },
-            ..he_fft::FftOptions::default()
-        }
-    }
+/// The server's options for a diagonal cache policy.
+fn options(cache: Cache) -> he_fft::FftOptions {
+    he_fft::FftOptions::default().with_cache(cache.into())
 }
 
 /// The largest constraint count served here: a domain of 2^20 points.
@@ -171,7 +149,7 @@ fn main() -> ExitCode {
     }
     let parsed: Result<Args, String> = Ok(cli.args);
     let parsed = parsed.and_then(|a| {
-        let max = if a.small {
+        let max = if a.job.small {
             MAX_SMALL_CONSTRAINTS
         } else {
             MAX_CONSTRAINTS
@@ -179,30 +157,20 @@ fn main() -> ExitCode {
         if !(2..=max).contains(&a.constraints) {
             return Err(format!(
                 "--constraints must be from 2 to {max}{}, got {}",
-                if a.small { " with --small" } else { "" },
+                if a.job.small { " with --small" } else { "" },
                 a.constraints
             ));
         }
-        if a.threads == Some(0) {
-            return Err("--threads must be at least 1".into());
-        }
         Ok(a)
     });
-    job::main(
-        "usage: groth16 [--constraints N] [--threads T] [--json] [--small] [--seed S]",
-        parsed,
-        |a| {
-            a.threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        },
-        run,
-    )
+    let usage = Cli::command().render_usage().to_string();
+    job::main(&usage, parsed, |a| a.job.threads(), run)
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
     let say = |line: String| {
-        if !args.json {
+        if !args.job.json {
             println!("{line}");
         }
     };
@@ -220,23 +188,18 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else {
         Route::ServerOnly
     };
-    let (session, setup) = if args.small {
+    let (session, setup) = if args.job.small {
         let bits = match route {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
             Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
         };
-        Outsourcing::<Fr>::in_process_with(
-            job::toy_context(bits)?,
-            n,
-            route,
-            &args.cache.options(),
-        )?
+        Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &options(args.cache))?
     } else {
         let context = match route {
             Route::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
             Route::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
         };
-        Outsourcing::<Fr>::in_process_with(context, n, route, &args.cache.options())?
+        Outsourcing::<Fr>::in_process_with(context, n, route, &options(args.cache))?
     };
     let ctx = &setup.context;
     let route_name = session.route_name();
@@ -246,7 +209,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         circuit.num_constraints(),
         rayon::current_num_threads()
     ));
-    say(job::parameters_line(ctx, args.small));
+    say(job::parameters_line(ctx, args.job.small));
 
     // Proving, with the witness map outsourced.
     let session = Arc::new(session);
@@ -315,7 +278,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     for line in lines {
         say(line);
     }
-    if args.json {
+    if args.job.json {
         println!(
             "{{\"constraints\":{},\"domain_size\":{n},\"route\":\"{route_name}\",\
 \"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\"threads\":{},\"keygen_s\":{:.6},\
@@ -362,6 +325,8 @@ mod files {
     use ark_snark::SNARK;
     use ark_std::rand::{rngs::StdRng, SeedableRng};
     use bigp_he::job::{self, BoxError};
+
+    use super::options;
     use he_fft::{DiagonalCache, FftOptions};
     use he_groth16::{
         CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
@@ -510,10 +475,7 @@ mod files {
 
         let sk = SecKey::generate(&ctx)?;
         let pk = PubKey::generate(&sk)?;
-        let options = FftOptions {
-            cache: DiagonalCache::Never,
-            ..FftOptions::default()
-        };
+        let options = FftOptions::default().with_cache(DiagonalCache::Never);
         let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options)?;
         for i in 0..map
             .num_result_ciphertexts()
@@ -532,7 +494,7 @@ mod files {
             ("request.txt".to_string(), format!("{n}\n").into_bytes()),
         ];
         for (name, x) in [("a", &e.a), ("b", &e.b)] {
-            for (i, bytes) in map.encrypt_input_to_bytes(&sk, x)?.into_iter().enumerate() {
+            for (i, bytes) in map.encrypt_to_bytes(&sk, x)?.into_iter().enumerate() {
                 files.push((ct_name(name, i), bytes));
             }
         }
@@ -583,7 +545,7 @@ mod files {
         };
         let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
         let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
-        let server = he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &cache.options())?;
+        let server = he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache))?;
         let loaded = start.elapsed();
         let t = Instant::now();
         let count = server.map().num_input_ciphertexts();
@@ -614,10 +576,7 @@ mod files {
         let count = he_fft::witness_map_for::<Fr>(
             &ctx,
             n,
-            &FftOptions {
-                cache: DiagonalCache::Never,
-                ..FftOptions::default()
-            },
+            &FftOptions::default().with_cache(DiagonalCache::Never),
         )?
         .num_result_ciphertexts();
         let h = read_cts(dir, "h", count)?;

@@ -24,26 +24,53 @@ use std::process::ExitCode;
 
 use bigp_he::job::BoxError;
 use bigp_he::outsource::{self, route_name};
+use clap::{Parser, Subcommand};
 
-const USAGE: &str =
-    "usage: outsource [owner DIR [--size N] [--small] | server DIR [--small] | verify DIR]";
+/// An encrypted FFT outsourced through files: the owner's keys and input, the server's
+/// transform, the owner's check.
+#[derive(Parser, Debug)]
+#[command(name = "outsource")]
+struct Cli {
+    /// One step (default: all three, in a temporary directory).
+    #[command(subcommand)]
+    step: Option<Step>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Step {
+    /// Keys and the encrypted input in DIR/public; the secret key and the input in DIR/owner.
+    Owner {
+        /// The working directory.
+        dir: PathBuf,
+        /// Transform size (a power of two).
+        #[arg(long, default_value_t = 256)]
+        size: usize,
+        /// An insecure toy ring (N = 2048) for quick checks.
+        #[arg(long)]
+        small: bool,
+    },
+    /// The FFT on what DIR/public holds; writes the encrypted result there.
+    Server {
+        /// The working directory.
+        dir: PathBuf,
+        /// Accept the owner's insecure toy ring.
+        #[arg(long)]
+        small: bool,
+    },
+    /// Decrypt the result with what DIR/owner holds and run the owner's check.
+    Verify {
+        /// The working directory.
+        dir: PathBuf,
+    },
+}
 
 fn main() -> ExitCode {
     bigp_he::end_quietly_on_closed_stdout();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let result = match Cli::parse().step {
         None => all_steps(),
-        Some("owner") => dir_arg(&args).and_then(|dir| {
-            let (size, small) = owner_options(&args[2..])?;
-            owner(&dir, size, small)
-        }),
-        Some("server") => dir_arg(&args).and_then(|dir| match &args[2..] {
-            [] => server(&dir, false),
-            [flag] if flag == "--small" => server(&dir, true),
-            _ => Err(USAGE.into()),
-        }),
-        Some("verify") if args.len() == 2 => dir_arg(&args).and_then(|dir| verify(&dir)),
-        Some(_) => Err(USAGE.into()),
+        Some(Step::Owner { dir, size, small }) => owner(&dir, size, small),
+        Some(Step::Server { dir, small }) => server(&dir, small),
+        Some(Step::Verify { dir }) => verify(&dir),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -53,26 +80,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn dir_arg(args: &[String]) -> Result<PathBuf, BoxError> {
-    args.get(1).map(PathBuf::from).ok_or_else(|| USAGE.into())
-}
-
-fn owner_options(rest: &[String]) -> Result<(usize, bool), BoxError> {
-    let (mut size, mut small) = (256, false);
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--size" => {
-                let value = it.next().ok_or("--size needs a value")?;
-                size = value.parse().map_err(|_| format!("bad --size {value:?}"))?;
-            }
-            "--small" => small = true,
-            _ => return Err(USAGE.into()),
-        }
-    }
-    Ok((size, small))
 }
 
 /// The three steps in a fresh temporary directory.

@@ -25,58 +25,38 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
+use bigp_he::cli::JobArgs;
 use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes, plain_quotient};
-use he_fft::{quotient_ciphertext_bits, quotient_context, FftOptions, Quotient};
+use clap::{CommandFactory, Parser};
+use he_fft::{
+    quotient_ciphertext_bits, quotient_context, EncryptedTransform, FftOptions, Quotient,
+};
 use helib_rs::{GaloisKeys, PubKey, SecKey};
 
-const USAGE: &str = "usage: quotient [--size N] [--threads T] [--json] [--baby-steps B] [--small]";
-
+/// A zk prover's quotient polynomial on encrypted data, compared with the plain computation.
+#[derive(Parser, Debug)]
+#[command(name = "quotient")]
 struct Args {
+    /// Domain size n (a power of two).
+    #[arg(long, default_value_t = 1024)]
     size: usize,
-    threads: usize,
-    json: bool,
+    #[command(flatten)]
+    job: JobArgs,
+    /// BSGS baby steps of both transforms (a power of two up to n/2): fewer mean fewer
+    /// Galois keys and more giant-step rotations.
+    #[arg(long)]
     baby_steps: Option<usize>,
-    small: bool,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        size: 1024,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        json: false,
-        baby_steps: None,
-        small: false,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "--size" => a.size = value("--size")?.parse().map_err(|_| "bad --size")?,
-            "--threads" => a.threads = value("--threads")?.parse().map_err(|_| "bad --threads")?,
-            "--json" => a.json = true,
-            "--baby-steps" => {
-                a.baby_steps = Some(
-                    value("--baby-steps")?
-                        .parse()
-                        .map_err(|_| "bad --baby-steps")?,
-                )
-            }
-            "--small" => a.small = true,
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    if a.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
-    job::check_size(a.size).map_err(|e| format!("--size: {e}"))?;
-    Ok(a)
 }
 
 fn main() -> ExitCode {
-    job::main(USAGE, parse_args(), |a| a.threads, run)
+    let usage = Args::command().render_usage().to_string();
+    let args = Args::parse();
+    let checked = job::check_size(args.size)
+        .map_err(|e| format!("--size: {e}"))
+        .map(|()| args);
+    job::main(&usage, checked, |a| a.job.threads(), run)
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
@@ -84,12 +64,12 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
     let n = args.size;
     let say = |line: String| {
-        if !args.json {
+        if !args.job.json {
             println!("{line}");
         }
     };
 
-    let ctx = if args.small {
+    let ctx = if args.job.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
         job::toy_context(quotient_ciphertext_bits(2048, 254, n))?
     } else {
@@ -97,9 +77,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
     say(format!(
         "encrypted QAP quotient h = (A B - C) / Z_H of size {n} over BN254 Fr, {} thread(s)",
-        args.threads
+        args.job.threads()
     ));
-    say(job::parameters_line(&ctx, args.small));
+    say(job::parameters_line(&ctx, args.job.small));
 
     // Data owner: keys.
     let t = Instant::now();
@@ -118,20 +98,28 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-    for (what, f) in [
-        ("coset change", quotient.to_coset()),
-        ("coset iFFT", quotient.from_coset()),
-    ] {
-        let plan = f.plan();
+    let stages = [
+        (
+            "coset change",
+            quotient.to_coset().plan(),
+            quotient.to_coset().encoded(),
+        ),
+        (
+            "coset iFFT",
+            quotient.from_coset().plan(),
+            quotient.from_coset().encoded(),
+        ),
+    ];
+    for (what, plan, encoded) in stages {
         say(format!(
             "{what}: BSGS {} x {}, {} rotations, diagonals {}",
             plan.baby_steps(),
             plan.giant_steps(),
             plan.num_rotations(),
-            if f.encoded().is_cached() {
+            if encoded.is_cached() {
                 format!(
                     "cached ({:.0} MiB)",
-                    f.encoded().cache_bytes() as f64 / (1 << 20) as f64
+                    encoded.cache_bytes() as f64 / (1 << 20) as f64
                 )
             } else {
                 "encoded on demand".into()
@@ -144,21 +132,20 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let gk = GaloisKeys::generate(&sk, &quotient.galois_steps())?;
     let galois_keygen = t.elapsed();
     let t = Instant::now();
-    let (ea, eb, ec) = (
-        quotient.encrypt(&pk, &a)?,
-        quotient.encrypt(&pk, &b)?,
-        quotient.encrypt(&pk, &c)?,
-    );
+    // a, b and c's ciphertexts, one vector after the other.
+    let mut abc = quotient.encrypt(&pk, &a)?;
+    abc.extend(quotient.encrypt(&pk, &b)?);
+    abc.extend(quotient.encrypt(&pk, &c)?);
     let encrypt = t.elapsed();
 
     // Server: three coset changes, the product, the coset iFFT.
-    let bar = job::progress_bar(quotient.progress_total(), "HE quotient", args.json);
+    let bar = job::progress_bar(quotient.progress_total(), "HE quotient", args.job.json);
     // When the third coset change's last giant step is done: the rest is the product and
     // the coset iFFT.
-    let changes_done = 3 * quotient.to_coset().plan().progress_total();
+    let changes_done = 3 * quotient.to_coset().progress_total();
     let changes_ns = AtomicU64::new(0);
     let t = Instant::now();
-    let h = quotient.apply_with_progress(&gk, &ea, &eb, &ec, &|done, _| {
+    let h = quotient.apply_with_progress(&gk, &abc, &|done, _| {
         if done == changes_done {
             changes_ns.store(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
         }
@@ -224,7 +211,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "verified against the plain witness map: {}",
         if verified { "yes" } else { "NO — MISMATCH" }
     ));
-    if args.json {
+    if args.job.json {
         println!(
             "{{\"size\":{n},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\"threads\":{},\"baby_steps\":{},\
 \"keygen_s\":{:.6},\"encode_s\":{:.6},\"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\
@@ -233,7 +220,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             ctx.ring_degree(),
             ctx.log2_qp(),
             ctx.security_bits(),
-            args.threads,
+            args.job.threads(),
             quotient.to_coset().plan().baby_steps(),
             secs(keygen),
             secs(encode),

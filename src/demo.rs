@@ -4,6 +4,10 @@
 
 use std::process::ExitCode;
 
+use clap::{Args, FromArgMatches};
+
+use crate::cli::TourArgs;
+
 /// What the tours accept on the command line.
 pub struct DemoOptions {
     /// Toy, insecure parameters (N = 2048) instead of 128-bit secure ones.
@@ -12,21 +16,26 @@ pub struct DemoOptions {
     pub seed: u64,
 }
 
-/// Parses the arguments, runs `run` (which returns the number of mismatched checks) and maps
-/// the outcome to an exit code. `name` and `about` appear in the usage message.
+/// Parses the arguments (clap: `--help`, and exit code 2 on a usage error), runs `run`
+/// (which returns the number of mismatched checks) and maps the outcome to an exit code.
+/// `name` and `about` appear in the help.
 pub fn main(
-    name: &str,
-    about: &str,
+    name: &'static str,
+    about: &'static str,
     run: impl FnOnce(&DemoOptions) -> helib_rs::Result<usize>,
 ) -> ExitCode {
     crate::end_quietly_on_closed_stdout();
-    let options = match parse_args(about) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("{message}");
-            eprintln!("usage: {name} [--small] [--seed N]");
-            return ExitCode::from(2);
-        }
+    let command = TourArgs::augment_args(clap::Command::new(name)).about(about);
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| TourArgs::from_arg_matches(&m));
+    let args = match parsed {
+        Ok(args) => args,
+        Err(e) => e.exit(),
+    };
+    let options = DemoOptions {
+        small: args.small,
+        seed: args.seed.unwrap_or_else(time_seed),
     };
     let seed = options.seed;
     match run(&options) {
@@ -43,26 +52,6 @@ pub fn main(
             ExitCode::from(2)
         }
     }
-}
-
-fn parse_args(about: &str) -> Result<DemoOptions, String> {
-    let mut options = DemoOptions {
-        small: false,
-        seed: time_seed(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--small" => options.small = true,
-            "--seed" => {
-                let value = args.next().ok_or("--seed needs a number")?;
-                options.seed = value.parse().map_err(|_| format!("bad seed {value:?}"))?;
-            }
-            "-h" | "--help" => return Err(about.to_string()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(options)
 }
 
 /// A seed that changes from run to run (test data, not a secret).

@@ -9,6 +9,7 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+pub mod cli;
 pub mod demo;
 pub mod job;
 pub mod outsource;

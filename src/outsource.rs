@@ -17,7 +17,7 @@ use ark_bn254::Fr;
 use ark_ff::{PrimeField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
-use he_fft::{check, Direction, FftOptions, FftRoute, Route};
+use he_fft::{check, Direction, EncryptedTransform, Fft, FftOptions, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 use crate::job::BoxError;
@@ -135,9 +135,9 @@ fn read_request(path: PathBuf) -> Result<Request, BoxError> {
 }
 
 /// The forward FFT of `size` points by `route` on `ctx`.
-fn transform(route: Route, ctx: &Context, size: usize) -> Result<FftRoute<Fr>, BoxError> {
+fn transform(route: Route, ctx: &Context, size: usize) -> Result<Fft<Fr>, BoxError> {
     let domain = subgroup(size)?;
-    Ok(FftRoute::new(
+    Ok(Fft::new(
         route,
         ctx,
         &domain,

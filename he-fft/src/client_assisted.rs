@@ -5,9 +5,11 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, Error, PubKey, Result, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
+use crate::encrypted_transform::{ensure_budget, single};
 use crate::fft::subgroup;
+use crate::{EncryptedTransform, Progress};
 
 /// Groth16's witness map with the client's help: the owner interpolates `a` and `b` itself
 /// (two inverse FFTs of size `n` in the clear, `O(n log n)`) and encrypts the coefficients of
@@ -24,7 +26,7 @@ use crate::fft::subgroup;
 ///
 /// ```
 /// use ark_bn254::Fr;
-/// use he_fft::ClientAssistedWitnessMap;
+/// use he_fft::{ClientAssistedWitnessMap, EncryptedTransform};
 /// use helib_rs::{Context, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -36,7 +38,9 @@ use crate::fft::subgroup;
 /// let pk = PubKey::generate(&sk)?;
 /// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
 /// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
-/// let h = map.apply(&map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?; // the server's step
+/// let mut x = map.encrypt(&pk, &a)?;
+/// x.extend(map.encrypt(&pk, &b)?);
+/// let h = map.multiply(&x)?; // the server's step: no Galois keys
 /// let h = map.decrypt(&sk, &h)?;
 /// assert_eq!(h.len(), 8);
 /// # Ok(())
@@ -63,19 +67,25 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
         })
     }
 
-    /// The domain size `n`.
-    pub fn len(&self) -> usize {
-        self.domain.size()
+    /// The server's step, which needs no Galois keys: the product of the encrypted `A` and
+    /// `B` (one ciphertext each, in that order), with the noise budget checked as
+    /// [`apply`](EncryptedTransform::apply) does.
+    pub fn multiply(&self, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        let h = self.product(x)?;
+        ensure_budget(self, &h)?;
+        Ok(h)
     }
 
-    /// The context the map was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// Always false (the smallest domain here has size 2).
-    pub fn is_empty(&self) -> bool {
-        false
+    fn product(&self, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        let [a, b] = x else {
+            return Err(Error::InvalidLength(format!(
+                "the client-assisted witness map takes two ciphertexts (a, b), got {}",
+                x.len()
+            )));
+        };
+        let mut h = a.checked_mul(b)?;
+        h.mod_switch_to_natural_level()?;
+        Ok(vec![h])
     }
 
     /// The plaintext polynomial `A(Y)` of the evaluations `x` on the subgroup: the owner's
@@ -95,40 +105,56 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
         }
         Ok(poly)
     }
+}
 
-    /// Encrypts `a` or `b` (the `n` evaluations on the subgroup): the owner's inverse FFT, then
-    /// public-key encryption of the polynomial.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Ctxt> {
-        pk.encrypt_poly(&self.polynomial(x)?)
+impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMap<F> {
+    /// The domain size `n`.
+    fn len(&self) -> usize {
+        self.domain.size()
     }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (about
-    /// half the bytes).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<u8>> {
-        sk.encrypt_poly_to_bytes(&self.polynomial(x)?)
+    fn context(&self) -> &Context {
+        &self.ctx
     }
-
-    /// The server's step: the product of the encrypted `A` and `B`.
-    pub fn apply(&self, a: &Ctxt, b: &Ctxt) -> Result<Ctxt> {
-        let mut h = a.checked_mul(b)?;
-        crate::params::ensure_budget(
-            std::slice::from_ref(&h),
-            &self.ctx,
-            "the client-assisted witness map",
-            "one product",
-            crate::client_assisted_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-            ),
-            "client_assisted_context",
-        )?;
-        h.mod_switch_to_natural_level()?;
+    fn name(&self) -> &'static str {
+        "the client-assisted witness map"
+    }
+    fn levels(&self) -> u32 {
+        1
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::client_assisted_ciphertext_bits(self.ctx.ring_degree(), self.ctx.plaintext_bits())
+    }
+    fn context_helper(&self) -> &'static str {
+        "client_assisted_context"
+    }
+    /// None.
+    fn galois_steps(&self) -> GaloisSteps {
+        GaloisSteps::new()
+    }
+    fn progress_total(&self) -> usize {
+        1
+    }
+    /// `a` and `b`.
+    fn num_inputs(&self) -> usize {
+        2
+    }
+    /// Encrypts `a` or `b` (the `n` evaluations on the subgroup): the owner's inverse FFT,
+    /// then public-key encryption of the polynomial.
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        Ok(vec![pk.encrypt_poly(&self.polynomial(x)?)?])
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        Ok(vec![sk.encrypt_poly_to_bytes(&self.polynomial(x)?)?])
+    }
+    /// The `n` coefficients of `h`.
+    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+        crate::witness_map::decrypt_quotient(sk, single(h, "the result")?, self.len())
+    }
+    /// [`multiply`](ClientAssistedWitnessMap::multiply); `gk` is not used.
+    fn compute(&self, _gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        let h = self.product(x)?;
+        progress(1, 1);
         Ok(h)
-    }
-
-    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result.
-    pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
-        crate::witness_map::decrypt_quotient(sk, h, self.len())
     }
 }
 

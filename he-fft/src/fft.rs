@@ -1,4 +1,5 @@
-//! [`Fft`]: the exact encrypted FFT and inverse FFT of ark-poly's radix-2 domains.
+//! [`OneProductFft`]: the exact encrypted FFT and inverse FFT of ark-poly's radix-2 domains
+//! in one plaintext-matrix product, the options every transform takes, and the matrices.
 
 use std::fmt;
 
@@ -6,7 +7,9 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
-use crate::{DiagonalCache, EncodedTransform, Matrix, PlanOptions, Progress, TransformPlan};
+use crate::{
+    DiagonalCache, EncryptedTransform, Matrix, MatrixProduct, PlanOptions, Progress, TransformPlan,
+};
 
 /// Which transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +24,7 @@ pub enum Direction {
 /// `group_gen`), or its inverse: entry `(r, c)` is `w^(rc)`, resp. `n^-1 w^(-rc)`.
 ///
 /// Entries are looked up in a table of the `n` powers, so the matrix costs `n` field
-/// elements whatever its size (allocated here: [`Fft`]'s constructors build it only after
+/// elements whatever its size (allocated here: [`OneProductFft`]'s constructors build it only after
 /// the plan has accepted `n`).
 pub fn dft_matrix<F: FftField + PrimeField>(n: usize, direction: Direction) -> Result<Matrix<F>> {
     domain_matrix(&subgroup(n)?, direction)
@@ -126,8 +129,18 @@ pub(crate) fn powers_of<F: FftField>(base: F, scale: F, n: usize) -> Vec<F> {
     powers
 }
 
-/// Options of an [`Fft`].
+/// Options of every transform: the BSGS shape and the diagonal cache.
+///
+/// ```
+/// use he_fft::{DiagonalCache, FftOptions, PlanOptions};
+///
+/// let options = FftOptions::default()
+///     .with_cache(DiagonalCache::Never)
+///     .with_plan(PlanOptions::default().with_baby_steps(8));
+/// assert_eq!(options.plan.baby_steps, Some(8));
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct FftOptions {
     /// BSGS shape (baby steps, parallel chains).
     pub plan: PlanOptions,
@@ -135,26 +148,36 @@ pub struct FftOptions {
     pub cache: DiagonalCache,
 }
 
-/// An exact encrypted FFT (or inverse FFT) of one size on one context: plan, encoded
-/// diagonals, and helpers to encrypt and decrypt vectors in the plan's layout.
+impl FftOptions {
+    /// These options with the BSGS shape `plan`.
+    pub fn with_plan(mut self, plan: PlanOptions) -> Self {
+        self.plan = plan;
+        self
+    }
+
+    /// These options with the diagonal cache policy `cache`.
+    pub fn with_cache(mut self, cache: DiagonalCache) -> Self {
+        self.cache = cache;
+        self
+    }
+}
+
+/// An exact encrypted FFT (or inverse FFT) of one size on one context in one
+/// plaintext-matrix product: the fastest route up to `n = 2048`
+/// ([`Fft`](crate::Fft) picks routes by size).
 ///
-/// Three kinds, each equal to ark-poly's result exactly:
-/// - [`new`](Self::new): `fft` / `ifft` on the subgroup of size `n`;
-/// - [`on_domain`](Self::on_domain): the same on any radix-2 domain, cosets included (the
-///   coset FFTs of a prover's quotient computation);
-/// - [`coset_change`](Self::coset_change): evaluations on one coset to evaluations on
-///   another (`to.fft(&from.ifft(e))`), a circulant matrix whose diagonals cost nothing to
-///   encode when `n <= N/2`.
-///
-/// The route is the BSGS diagonal method at one multiplicative level (see
-/// [`TransformPlan`]).
+/// [`new`](Self::new) transforms on the subgroup of size `n`, [`on_domain`](Self::on_domain)
+/// on any radix-2 domain, cosets included (the coset FFTs of a prover's quotient
+/// computation). Decrypting gives ark-poly's result exactly. The route is the BSGS diagonal
+/// method at one multiplicative level (see [`TransformPlan`]); the calls are those of
+/// [`EncryptedTransform`].
 ///
 /// # Example
 ///
 /// ```
 /// use ark_bn254::Fr;
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{Direction, Fft, FftOptions};
+/// use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -162,7 +185,7 @@ pub struct FftOptions {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 16))
 ///     .allow_insecure(true).build()?;
-/// let fft = Fft::<Fr>::new(&ctx, 16, Direction::Forward, &FftOptions::default())?;
+/// let fft = OneProductFft::<Fr>::new(&ctx, 16, Direction::Forward, &FftOptions::default())?;
 /// let sk = SecKey::generate(&ctx)?;
 /// let pk = PubKey::generate(&sk)?;
 /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -174,14 +197,12 @@ pub struct FftOptions {
 /// # Ok(())
 /// # }
 /// ```
-pub struct Fft<F: FftField + PrimeField> {
-    ctx: Context,
-    direction: Option<Direction>,
-    plan: TransformPlan,
-    encoded: EncodedTransform<F>,
+pub struct OneProductFft<F: FftField + PrimeField> {
+    direction: Direction,
+    product: MatrixProduct<F>,
 }
 
-impl<F: FftField + PrimeField> Fft<F> {
+impl<F: FftField + PrimeField> OneProductFft<F> {
     /// Plans and encodes the size-`n` transform (`n` a power of two) on `ctx`.
     pub fn new(
         ctx: &Context,
@@ -199,7 +220,7 @@ impl<F: FftField + PrimeField> Fft<F> {
     /// use ark_bn254::Fr;
     /// use ark_ff::FftField;
     /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-    /// use he_fft::{Direction, Fft, FftOptions};
+    /// use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft};
     /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
     ///
     /// # fn main() -> Result<(), helib_rs::Error> {
@@ -208,7 +229,7 @@ impl<F: FftField + PrimeField> Fft<F> {
     ///     .allow_insecure(true).build()?; // toy size, insecure
     /// // The coset ark-groth16 evaluates its quotient on.
     /// let coset = Radix2EvaluationDomain::<Fr>::new(8).unwrap().get_coset(Fr::GENERATOR).unwrap();
-    /// let fft = Fft::on_domain(&ctx, &coset, Direction::Forward, &FftOptions::default())?;
+    /// let fft = OneProductFft::on_domain(&ctx, &coset, Direction::Forward, &FftOptions::default())?;
     /// let sk = SecKey::generate(&ctx)?;
     /// let pk = PubKey::generate(&sk)?;
     /// let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
@@ -225,132 +246,36 @@ impl<F: FftField + PrimeField> Fft<F> {
         direction: Direction,
         options: &FftOptions,
     ) -> Result<Self> {
-        Self::with_matrix(ctx, domain.size(), Some(direction), options, || {
+        let n = domain.size();
+        let product = MatrixProduct::with_matrix(ctx, n, (n, n), options, || {
             domain_matrix(domain, direction)
-        })
+        })?;
+        Ok(OneProductFft { direction, product })
     }
 
-    /// Evaluations on coset `from` to evaluations on coset `to` of the same size (either may
-    /// be the subgroup itself): decrypting gives `to.fft(&from.ifft(e))` exactly.
-    ///
-    /// This is a prover's move from the evaluation domain to the coset its quotient is
-    /// computed on (an inverse FFT and a coset FFT) as one plaintext-matrix product. The
-    /// matrix is circulant ([`coset_change_matrix`]): for `n <= N/2` its diagonals are
-    /// constants per slot row, encoded in no time and held in 4 words per prime each (7 MiB
-    /// for all of them at n = 32768), so the server's work is the rotations and products
-    /// alone. At `n > N/2` it takes the general route and costs as much as an FFT;
-    /// [`coset_change_context`](crate::coset_change_context) picks a ring that avoids that.
-    pub fn coset_change(
-        ctx: &Context,
-        from: &Radix2EvaluationDomain<F>,
-        to: &Radix2EvaluationDomain<F>,
-        options: &FftOptions,
-    ) -> Result<Self> {
-        Self::with_matrix(ctx, from.size(), None, options, || {
-            coset_change_matrix(from, to)
-        })
-    }
-
-    /// The plan first, so a size no layout takes is refused before its matrix is built.
-    pub(crate) fn with_matrix(
-        ctx: &Context,
-        n: usize,
-        direction: Option<Direction>,
-        options: &FftOptions,
-        matrix: impl FnOnce() -> Result<Matrix<F>>,
-    ) -> Result<Self> {
-        let plan = TransformPlan::new(ctx, n, &options.plan)?;
-        let encoded = EncodedTransform::new(ctx, &plan, matrix()?, options.cache)?;
-        Ok(Fft {
-            ctx: ctx.clone(),
-            direction,
-            plan,
-            encoded,
-        })
-    }
-
-    /// The size `n`.
-    pub fn len(&self) -> usize {
-        self.plan.input_layout().len()
-    }
-
-    /// Always false (the smallest transform has size 1).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// Forward or inverse; `None` for a [`coset_change`](Self::coset_change).
-    pub fn direction(&self) -> Option<Direction> {
+    /// Forward or inverse.
+    pub fn direction(&self) -> Direction {
         self.direction
     }
 
     /// The BSGS plan (layout, steps, levels, rotations).
     pub fn plan(&self) -> &TransformPlan {
-        &self.plan
+        self.product.plan()
     }
 
     /// The encoded diagonals.
-    pub fn encoded(&self) -> &EncodedTransform<F> {
-        &self.encoded
-    }
-
-    /// The context the transform was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// The Galois keys [`apply`](Self::apply) needs, and no others.
-    pub fn galois_steps(&self) -> GaloisSteps {
-        self.plan.galois_steps()
-    }
-
-    /// Encrypts `x` (exactly `n` values) in the plan's input layout.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        // The transform's encoder has the layout's row period: no second set of tables.
-        self.plan
-            .input_layout()
-            .encrypt_with(self.encoded.encoder(), pk, x)
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (which
-    /// reads them with [`Ctxt::from_bytes`](helib_rs::Ctxt::from_bytes)): half the upload of
-    /// public-key ciphertexts and more noise budget left after the transform (see
-    /// [`Layout::encrypt_to_bytes`](crate::Layout::encrypt_to_bytes)).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.plan
-            .input_layout()
-            .encrypt_to_bytes_with(self.encoded.encoder(), sk, x)
-    }
-
-    /// Decrypts the `n` values of a result (in the plan's output layout).
-    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        self.plan.output_layout().decrypt(&self.ctx, sk, cts)
-    }
-
-    /// The transform of the encrypted vector.
-    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.plan.execute(&self.encoded, gk, x)
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)`.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        self.plan
-            .execute_with_progress(&self.encoded, gk, x, progress)
+    pub fn encoded(&self) -> &crate::EncodedTransform<F> {
+        self.product.encoded()
     }
 }
 
-impl<F: FftField + PrimeField> fmt::Debug for Fft<F> {
+crate::matrix_product::transform_via_product!(OneProductFft, "the one-product FFT", "fft_context");
+
+impl<F: FftField + PrimeField> fmt::Debug for OneProductFft<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Fft")
-            .field("n", &self.len())
+        f.debug_struct("OneProductFft")
             .field("direction", &self.direction)
-            .field("plan", &self.plan)
-            .field("encoded", &self.encoded)
+            .field("product", &self.product)
             .finish()
     }
 }

@@ -12,7 +12,7 @@ use helib_rs::{
 use rayon::prelude::*;
 
 use crate::fft::subgroup;
-use crate::{Direction, FftOptions, Layout, Progress, TwoStageFft};
+use crate::{Direction, EncryptedTransform, FftOptions, Layout, Progress, TwoStageFft};
 
 /// Plaintexts encoded at once per output ciphertext: bounds the memory of the first step
 /// (each is a full-size encoding, 12 MiB at `N = 65536`) while keeping the products batched.
@@ -51,7 +51,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// ```
 /// use ark_bn254::Fr;
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{Direction, FftOptions, FourStepFft};
+/// use he_fft::{EncryptedTransform, Direction, FftOptions, FourStepFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -178,16 +178,6 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         })
     }
 
-    /// The size `n`.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Always false (the smallest transform has size 8).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// Forward or inverse.
     pub fn direction(&self) -> Direction {
         self.direction
@@ -213,44 +203,6 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         &self.row_fft
     }
 
-    /// Multiplicative levels [`apply`](Self::apply) consumes: 3.
-    pub fn levels(&self) -> u32 {
-        1 + self.row_fft.levels()
-    }
-
-    /// The Galois keys [`apply`](Self::apply) needs (the row FFT's and the row swap), and no
-    /// others.
-    pub fn galois_steps(&self) -> GaloisSteps {
-        self.row_fft.galois_steps().row_swap()
-    }
-
-    /// Steps [`apply`](Self::apply) reports in all: per ciphertext, its first-step sum and its
-    /// row FFTs' giant steps.
-    pub fn progress_total(&self) -> usize {
-        self.num_ciphertexts() * (1 + self.row_fft.progress_total())
-    }
-
-    /// The context the transform was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// Encrypts `x` (exactly `n` values, natural order): row `rho` holds
-    /// `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.row_pairs(x)?
-            .map(|poly| pk.encrypt_poly(&poly?))
-            .collect()
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
-    /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.row_pairs(x)?
-            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
-            .collect()
-    }
-
     /// The plaintext polynomial of each ciphertext of `x`.
     fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
         if x.len() != self.n {
@@ -265,26 +217,6 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             .map(move |pair| self.encoder.encode_poly(&pair[..row], &pair[row..])))
     }
 
-    /// Decrypts a result into natural order.
-    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        self.check_count(cts)?;
-        let (c, row, half) = (self.num_rows(), self.row_len(), self.ctx.ring_degree() / 2);
-        let slots = BatchEncoder::<F>::for_context(&self.ctx)?;
-        let mut y = vec![F::zero(); self.n];
-        for (i, ct) in cts.iter().enumerate() {
-            let decoded = sk.decrypt_slots(&slots, ct)?;
-            for (k1, start) in [(2 * i, 0), (2 * i + 1, half)] {
-                let values = self
-                    .row_fft
-                    .natural_order(decoded[start..start + row].to_vec());
-                for (k2, v) in values.into_iter().enumerate() {
-                    y[k1 + c * k2] = v;
-                }
-            }
-        }
-        Ok(y)
-    }
-
     fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
         let c = self.num_ciphertexts();
         if cts.len() != c {
@@ -297,23 +229,9 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         Ok(())
     }
 
-    /// The transform of the encrypted vector (row `k1` of the result holding the outputs
-    /// `k1 + c k2`, which [`decrypt`](Self::decrypt) puts in order).
-    ///
-    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
-    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
-    /// end on a context without room for three levels.
-    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.apply_with_progress(gk, x, &|_, _| {})
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(steps done, total)`.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    /// Both steps (row `k1` of the result holding the outputs `k1 + c k2`, which
+    /// [`decrypt`](EncryptedTransform::decrypt) puts in order).
+    fn run_steps(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
         self.check_count(x)?;
         self.row_fft.check_keys(gk)?;
         if !gk.has_row_swap() {
@@ -367,18 +285,6 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                     .ok_or_else(|| Error::Internal("a row FFT returned no ciphertext".into()))
             })
             .collect::<Result<_>>()?;
-        crate::params::ensure_budget(
-            &y,
-            &self.ctx,
-            "the four-step FFT",
-            "three levels",
-            crate::four_step_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.n,
-            ),
-            "four_step_fft_context",
-        )?;
         Ok(y)
     }
 
@@ -434,6 +340,74 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             }
         }
         sum.ok_or_else(|| Error::Internal("a four-step FFT with no input ciphertext".into()))
+    }
+}
+
+impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
+    fn len(&self) -> usize {
+        self.n
+    }
+    fn context(&self) -> &Context {
+        &self.ctx
+    }
+    fn name(&self) -> &'static str {
+        "the four-step FFT"
+    }
+    /// 3: the step across rows, then the row FFT's two.
+    fn levels(&self) -> u32 {
+        1 + self.row_fft.levels()
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::four_step_ciphertext_bits(self.ctx.ring_degree(), self.ctx.plaintext_bits(), self.n)
+    }
+    fn context_helper(&self) -> &'static str {
+        "four_step_fft_context"
+    }
+    /// The row FFT's keys and the row swap.
+    fn galois_steps(&self) -> GaloisSteps {
+        self.row_fft.galois_steps().row_swap()
+    }
+    /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
+    fn progress_total(&self) -> usize {
+        self.num_ciphertexts() * (1 + self.row_fft.progress_total())
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.row_fft.cache_bytes()
+    }
+    fn num_input_ciphertexts(&self) -> usize {
+        self.num_ciphertexts()
+    }
+    /// Row `rho` holds `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`.
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.row_pairs(x)?
+            .map(|poly| pk.encrypt_poly(&poly?))
+            .collect()
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.row_pairs(x)?
+            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
+            .collect()
+    }
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+        self.check_count(y)?;
+        let (c, row, half) = (self.num_rows(), self.row_len(), self.ctx.ring_degree() / 2);
+        let slots = BatchEncoder::<F>::for_context(&self.ctx)?;
+        let mut out = vec![F::zero(); self.n];
+        for (i, ct) in y.iter().enumerate() {
+            let decoded = sk.decrypt_slots(&slots, ct)?;
+            for (k1, start) in [(2 * i, 0), (2 * i + 1, half)] {
+                let values = self
+                    .row_fft
+                    .natural_order(decoded[start..start + row].to_vec());
+                for (k2, v) in values.into_iter().enumerate() {
+                    out[k1 + c * k2] = v;
+                }
+            }
+        }
+        Ok(out)
+    }
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        self.run_steps(gk, x, progress)
     }
 }
 

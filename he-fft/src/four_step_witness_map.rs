@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::fft::subgroup;
 use crate::layout::Order;
-use crate::{FftOptions, Layout, Progress, WitnessMap};
+use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
 /// Plaintexts encoded at once in the first step: bounds its memory (each is a full-size
 /// encoding, 47 MiB at `N = 131072`) while keeping the products batched.
@@ -37,7 +37,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 ///    values into the ciphertext whose plaintext *polynomial* is `A_k(X)`.
 /// 3. **Products** (one level): `T_i = Q_i + X Q_(i + c)` for `i < c`, `c^2` ciphertext
 ///    products in all; `h`'s entries `i + c j` are the coefficients `R + j` of `T_i`, which
-///    [`decrypt`](Self::decrypt) reads off.
+///    [`decrypt`](EncryptedTransform::decrypt) reads off.
 ///
 /// Five levels ([`witness_map_context`](crate::witness_map_context): `N = 131072` for BN254,
 /// from `n = 131072` up). The upload is `c / 2` ciphertexts per input and the result `c`
@@ -47,7 +47,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// ```
 /// use ark_bn254::Fr;
 /// use ark_poly::EvaluationDomain;
-/// use he_fft::{FftOptions, FourStepWitnessMap};
+/// use he_fft::{EncryptedTransform, FftOptions, FourStepWitnessMap};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -63,7 +63,9 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// let a: Vec<Fr> = (1..=2048u64).map(Fr::from).collect();
 /// let b: Vec<Fr> = (5001..=7048u64).map(Fr::from).collect();
 /// let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-/// let h = map.apply(&gk, &map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?;
+/// let mut x = map.encrypt(&pk, &a)?; // a's ciphertexts, then b's
+/// x.extend(map.encrypt(&pk, &b)?);
+/// let h = map.apply(&gk, &x)?;
 /// let h = map.decrypt(&sk, &h)?;
 /// let domain = ark_poly::Radix2EvaluationDomain::<Fr>::new(2048).unwrap();
 /// he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("h is the quotient");
@@ -110,16 +112,6 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         })
     }
 
-    /// The domain size `n`: of `a`, `b` and of the result `h`.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Always false.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// The row length `R = N/2`.
     pub fn row_len(&self) -> usize {
         self.rows.len()
@@ -130,44 +122,14 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         self.n / self.row_len()
     }
 
-    /// Ciphertexts per input, `c / 2`.
-    pub fn num_input_ciphertexts(&self) -> usize {
-        self.num_rows() / 2
-    }
-
-    /// The context the map was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// Multiplicative levels: the step across rows, the three stages and the product.
-    pub fn levels(&self) -> u32 {
-        1 + self.rows.levels()
-    }
-
     /// The row map: [`WitnessMap`] at size `R`, whose stages run on every component.
     pub fn row_map(&self) -> &WitnessMap<F> {
         &self.rows
     }
 
-    /// The Galois keys [`apply`](Self::apply) needs: the row map's, the row swap and the
-    /// rotation by `R/2`.
-    pub fn galois_steps(&self) -> GaloisSteps {
-        self.rows
-            .galois_steps()
-            .row_swap()
-            .step(self.half_row() as i64)
-    }
-
-    /// Rotations one [`apply`](Self::apply) performs (both inputs).
+    /// Rotations one [`apply`](EncryptedTransform::apply) performs (both inputs).
     pub fn num_rotations(&self) -> usize {
         self.num_rows() * (self.rows.num_rotations() + 2)
-    }
-
-    /// Steps [`apply`](Self::apply) reports: every component's three stages on both inputs,
-    /// and one per result.
-    pub fn progress_total(&self) -> usize {
-        self.num_rows() * (self.rows.progress_total() + 1)
     }
 
     fn half_row(&self) -> usize {
@@ -177,28 +139,6 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     /// The layout tag of this map's inputs: row pairs, the odd row half-rotated.
     fn input_tag(&self) -> Result<u64> {
         Ok(Layout::new(self.n, self.ctx.ring_degree())?.tag(Order::pairs_half_rotated()))
-    }
-
-    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order) into
-    /// `c / 2` ciphertexts: ciphertext `q` holds row `2q` (values `2qR ..`) in slot row 0 and
-    /// row `2q + 1` rotated by `R/2` in slot row 1.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        let tag = self.input_tag()?;
-        self.row_pairs(x)?
-            .map(|poly| {
-                let mut ct = pk.encrypt_poly(&poly?)?;
-                ct.set_layout_tag(tag);
-                Ok(ct)
-            })
-            .collect()
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server
-    /// (see [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.row_pairs(x)?
-            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
-            .collect()
     }
 
     fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
@@ -217,37 +157,8 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         }))
     }
 
-    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s `c` results.
-    pub fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
-        let (c, row) = (self.num_rows(), self.row_len());
-        if h.len() != c {
-            return Err(Error::InvalidLength(format!(
-                "this witness map's result is {c} ciphertexts, got {}",
-                h.len()
-            )));
-        }
-        let mut out = vec![F::zero(); self.n];
-        for (i, t) in h.iter().enumerate() {
-            let coeffs: Vec<F> = sk.decrypt_poly(t)?;
-            for (j, v) in coeffs[row..2 * row].iter().enumerate() {
-                out[i + c * j] = *v;
-            }
-        }
-        Ok(out)
-    }
-
-    /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (each from
-    /// [`encrypt`](Self::encrypt), under one public key).
-    ///
-    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
-    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
-    /// end on a context without room for five levels.
-    pub fn apply(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.apply_with_progress(gk, a, b, &|_, _| {})
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(steps done, total)`.
-    pub fn apply_with_progress(
+    /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b`.
+    fn run(
         &self,
         gk: &GaloisKeys,
         a: &[Ctxt],
@@ -282,22 +193,9 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         }
         drop((ta, tb));
         drop((low_a, low_b, partners_a, partners_b));
-        let h = self.products(&components, &|i| {
+        self.products(&components, &|i| {
             progress(self.num_rows() * per_row + i + 1, total)
-        })?;
-        crate::params::ensure_budget(
-            &h,
-            &self.ctx,
-            "the four-step witness map",
-            "five levels",
-            crate::four_step_witness_map_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.n,
-            ),
-            "witness_map_context",
-        )?;
-        Ok(h)
+        })
     }
 
     fn check_inputs(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<()> {
@@ -458,6 +356,104 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                 Ok(t)
             })
             .collect()
+    }
+}
+
+impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
+    /// The domain size `n`: of `a`, `b` and of the result `h`.
+    fn len(&self) -> usize {
+        self.n
+    }
+    fn context(&self) -> &Context {
+        &self.ctx
+    }
+    fn name(&self) -> &'static str {
+        "the four-step witness map"
+    }
+    /// The step across rows, the three stages and the product.
+    fn levels(&self) -> u32 {
+        1 + self.rows.levels()
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::four_step_witness_map_ciphertext_bits(
+            self.ctx.ring_degree(),
+            self.ctx.plaintext_bits(),
+            self.n,
+        )
+    }
+    fn context_helper(&self) -> &'static str {
+        "witness_map_context"
+    }
+    /// The row map's, the row swap and the rotation by `R/2`.
+    fn galois_steps(&self) -> GaloisSteps {
+        self.rows
+            .galois_steps()
+            .row_swap()
+            .step(self.half_row() as i64)
+    }
+    /// Every component's three stages on both inputs, and one per result.
+    fn progress_total(&self) -> usize {
+        self.num_rows() * (self.rows.progress_total() + 1)
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.rows.cache_bytes()
+    }
+    /// `a` and `b`.
+    fn num_inputs(&self) -> usize {
+        2
+    }
+    /// `c / 2`.
+    fn num_input_ciphertexts(&self) -> usize {
+        self.num_rows() / 2
+    }
+    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order) into
+    /// `c / 2` ciphertexts: ciphertext `q` holds row `2q` (values `2qR ..`) in slot row 0 and
+    /// row `2q + 1` rotated by `R/2` in slot row 1.
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        let tag = self.input_tag()?;
+        self.row_pairs(x)?
+            .map(|poly| {
+                let mut ct = pk.encrypt_poly(&poly?)?;
+                ct.set_layout_tag(tag);
+                Ok(ct)
+            })
+            .collect()
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.row_pairs(x)?
+            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
+            .collect()
+    }
+    /// The `n` coefficients of `h` from the `c` results.
+    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+        let (c, row) = (self.num_rows(), self.row_len());
+        if h.len() != c {
+            return Err(Error::InvalidLength(format!(
+                "this witness map's result is {c} ciphertexts, got {}",
+                h.len()
+            )));
+        }
+        let mut out = vec![F::zero(); self.n];
+        for (i, t) in h.iter().enumerate() {
+            let coeffs: Vec<F> = sk.decrypt_poly(t)?;
+            for (j, v) in coeffs[row..2 * row].iter().enumerate() {
+                out[i + c * j] = *v;
+            }
+        }
+        Ok(out)
+    }
+    /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (`c / 2`
+    /// ciphertexts each, `a`'s first, under one public key).
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        let k = self.num_input_ciphertexts();
+        if x.len() != 2 * k {
+            return Err(Error::InvalidLength(format!(
+                "this witness map takes {k} ciphertexts per input, {} in all, got {}",
+                2 * k,
+                x.len()
+            )));
+        }
+        self.run(gk, &x[..k], &x[k..], progress)
     }
 }
 

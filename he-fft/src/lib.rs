@@ -11,20 +11,29 @@
 //!    built once and reused (cached in memory or encoded on demand, see [`DiagonalCache`]).
 //! 3. [`TransformPlan::execute`]: the server-side work on ciphertexts, rayon-parallel.
 //!
-//! [`Fft`] bundles the three for ark-poly's radix-2 DFT: decrypting its output gives exactly
-//! `Radix2EvaluationDomain::fft` (or `ifft`) of the input, on the subgroup or on a coset
-//! ([`Fft::on_domain`]). [`Fft::coset_change`] takes evaluations on one coset to
-//! evaluations on another in one product; its matrix is circulant, the cheap case below.
-//! [`TwoStageFft`] splits the FFT into two products with sparse matrices (one radix-`sqrt(n)`
-//! Cooley-Tukey step): two levels instead of one, and about `sqrt(n)/2` full-size diagonals
-//! plus `2 sqrt(n)` short ones instead of `n/2` full-size ones, the fast route for large `n`
-//! (3.4 s instead of 146 s at `n = 32768` on two cores). [`FourStepFft`] goes past one
-//! ciphertext: a vector of `c` slot rows goes through `c^2 / 2` slot-wise products across the
-//! ciphertexts, then a two-stage FFT of each row (`n = 2^20` in 45 s on two cores).
-//! [`FftRoute::fastest`] picks the fastest [`Route`] for a size and builds its context.
-//! [`Quotient`] chains one-product transforms into a prover's whole quotient computation
-//! (Groth16's witness map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`),
-//! three levels deep.
+//! Every transform built on them implements one trait, [`EncryptedTransform`] (`encrypt`,
+//! `apply`, `decrypt`, `galois_steps`, `levels`, ...), with the checks in one place:
+//! - [`MatrixProduct`]: any plaintext matrix ([`Matrix`], any shape up to the slot count)
+//!   times an encrypted vector, in one product.
+//! - [`Fft`]: ark-poly's radix-2 DFT on the fastest [`Route`] for its size
+//!   ([`Fft::fastest`]), or the route of your choice: decrypting its output gives exactly
+//!   `Radix2EvaluationDomain::fft` (or `ifft`) of the input, on the subgroup or on a coset.
+//!   The routes are types of their own too:
+//! - [`OneProductFft`]: the FFT as one product of `n` diagonals.
+//! - [`CosetChange`]: evaluations on one coset to evaluations on another in one product; its
+//!   matrix is circulant, the cheap case below.
+//! - [`TwoStageFft`] splits the FFT into two products with sparse matrices (one
+//!   radix-`sqrt(n)` Cooley-Tukey step): two levels instead of one, and about `sqrt(n)/2`
+//!   full-size diagonals plus `2 sqrt(n)` short ones instead of `n/2` full-size ones, the
+//!   fast route for large `n` (3.4 s instead of 146 s at `n = 32768` on two cores).
+//! - [`FourStepFft`] goes past one ciphertext: a vector of `c` slot rows goes through
+//!   `c^2 / 2` slot-wise products across the ciphertexts, then a two-stage FFT of each row
+//!   (`n = 2^20` in 45 s on two cores).
+//! - [`Quotient`] chains one-product transforms into a prover's whole quotient computation
+//!   (Groth16's witness map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`),
+//!   three levels deep; [`WitnessMap`] and [`FourStepWitnessMap`] compute the same `h` through
+//!   the plaintext ring's own product, much faster ([`witness_map_for`] picks one by size,
+//!   and [`EncryptedWitnessMap`] is their common interface).
 //!
 //! # Layouts of one product
 //!
@@ -76,7 +85,9 @@
 
 pub mod check;
 mod client_assisted;
+mod coset_change;
 mod encoded;
+mod encrypted_transform;
 mod encrypted_witness_map;
 mod execute;
 mod fft;
@@ -84,6 +95,7 @@ mod four_step;
 mod four_step_witness_map;
 mod layout;
 mod matrix;
+mod matrix_product;
 mod params;
 mod plan;
 mod quotient;
@@ -92,14 +104,19 @@ mod two_stage;
 mod witness_map;
 
 pub use client_assisted::ClientAssistedWitnessMap;
+pub use coset_change::CosetChange;
 pub use encoded::{DiagonalCache, EncodedTransform};
+pub use encrypted_transform::EncryptedTransform;
 pub use encrypted_witness_map::{witness_map_for, EncryptedWitnessMap};
 pub use execute::Progress;
-pub use fft::{coset_change_matrix, dft_matrix, domain_matrix, Direction, Fft, FftOptions};
+pub use fft::{
+    coset_change_matrix, dft_matrix, domain_matrix, Direction, FftOptions, OneProductFft,
+};
 pub use four_step::FourStepFft;
 pub use four_step_witness_map::FourStepWitnessMap;
 pub use layout::Layout;
 pub use matrix::Matrix;
+pub use matrix_product::MatrixProduct;
 pub use params::{
     client_assisted_ciphertext_bits, client_assisted_context, coset_change_context, fft_context,
     four_step_ciphertext_bits, four_step_fft_context, four_step_witness_map_ciphertext_bits,
@@ -109,6 +126,6 @@ pub use params::{
 };
 pub use plan::{PlanOptions, TransformPlan};
 pub use quotient::Quotient;
-pub use route::{FftRoute, Route, MAX_FFT_SIZE};
+pub use route::{Fft, Route, RouteTransform, MAX_FFT_SIZE};
 pub use two_stage::{Transposed, TwoStageFft};
 pub use witness_map::WitnessMap;

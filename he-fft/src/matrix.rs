@@ -1,15 +1,22 @@
-//! [`Matrix`]: a square plaintext matrix over `F`, given by entries, diagonals or a function.
+//! [`Matrix`]: a plaintext matrix over `F` of any shape, given by entries, diagonals or a
+//! function.
 
 use std::fmt;
 use std::sync::Arc;
 
+use ark_ff::Zero;
 use helib_rs::{Error, Result};
 
 type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 
-/// A square `n x n` matrix over `F` (`n` a power of two) to apply to an encrypted vector.
+/// An `m x n` matrix over `F` to apply to an encrypted vector of `n` values
+/// ([`MatrixProduct`](crate::MatrixProduct)).
 ///
-/// Four ways to give it: dense rows, generalized diagonals (diagonal `t` holds the entries
+/// Any shape is taken: the transforms run on the square power-of-two
+/// [`dim`](Self::dim) at least `max(m, n)`, padded with zeros (the input's missing entries
+/// and the output's extra rows are zeros; the layouts need a power of two).
+///
+/// Four ways to give it: dense rows (any shape), generalized diagonals (diagonal `t` holds the entries
 /// `(r, (r + t) mod n)`, the form the diagonal method consumes), a function of `(row,
 /// column)` for structured matrices too large to store (a DFT of size 32768 would take 34 GB
 /// dense), or the first column of a circulant matrix.
@@ -34,10 +41,19 @@ type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 ///     vec![Fr::from(2u64), Fr::from(3u64)], // (0, 1) and (1, 0)
 /// ]).unwrap();
 /// assert_eq!(d.entry(1, 0), Some(Fr::from(3u64)));
+///
+/// // A 2 x 3 matrix runs as a 4 x 4 one.
+/// let r = Matrix::from_rows(vec![vec![Fr::from(1u64); 3], vec![Fr::from(2u64); 3]]).unwrap();
+/// assert_eq!((r.shape(), r.dim()), ((2, 3), 4));
+/// assert_eq!(r.entry(1, 2), Some(Fr::from(2u64)));
+/// assert_eq!(r.entry(2, 0), None);
 /// ```
 #[derive(Clone)]
 pub struct Matrix<F> {
+    /// The padded (power-of-two) dimension the transforms run on.
     dim: usize,
+    rows: usize,
+    cols: usize,
     entries: Entries<F>,
     /// The least `q` with entry `(r + q, c + q)` equal to entry `(r, c)` everywhere, as far
     /// as known (`dim` when nothing is known, 1 for a circulant): on a replicated layout
@@ -54,21 +70,27 @@ enum Entries<F> {
     Circulant(Arc<Vec<F>>),
 }
 
-impl<F: Copy + Send + Sync + 'static> Matrix<F> {
-    /// From `n` rows of `n` entries each (kept as one column when they are circulant).
+impl<F: Copy + Zero + Send + Sync + 'static> Matrix<F> {
+    /// From `m` rows of `n` entries each, any `m, n >= 1` (a square power-of-two matrix is
+    /// kept as one column when it is circulant).
     pub fn from_rows(rows: Vec<Vec<F>>) -> Result<Self>
     where
         F: PartialEq,
     {
-        let dim = check_dim(rows.len())?;
-        check_lengths(&rows, dim, "row")?;
-        let circulant =
-            (0..dim).all(|r| (0..dim).all(|c| rows[r][c] == rows[(r + dim - c) % dim][0]));
-        if circulant {
-            return Self::circulant(rows.iter().map(|row| row[0]).collect());
+        let cols = rows.first().map_or(0, Vec::len);
+        let dim = padded_dim(rows.len(), cols)?;
+        check_lengths(&rows, cols, "row")?;
+        if rows.len() == dim && cols == dim {
+            let circulant =
+                (0..dim).all(|r| (0..dim).all(|c| rows[r][c] == rows[(r + dim - c) % dim][0]));
+            if circulant {
+                return Self::circulant(rows.iter().map(|row| row[0]).collect());
+            }
         }
         Ok(Matrix {
             dim,
+            rows: rows.len(),
+            cols,
             entries: Entries::Rows(Arc::new(rows.concat())),
             shift_period: dim,
         })
@@ -88,19 +110,43 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         }
         Ok(Matrix {
             dim,
+            rows: dim,
+            cols: dim,
             entries: Entries::Diagonals(Arc::new(diagonals)),
             shift_period: dim,
         })
     }
 
-    /// From a function of `(row, column)`, called only for indices below `dim`.
+    /// The square `dim x dim` matrix of a function of `(row, column)`, called only for
+    /// indices below `dim`.
     pub fn from_fn(
         dim: usize,
         entry: impl Fn(usize, usize) -> F + Send + Sync + 'static,
     ) -> Result<Self> {
-        let dim = check_dim(dim)?;
+        Self::from_fn_with_shape(dim, dim, entry)
+    }
+
+    /// The `rows x cols` matrix of a function of `(row, column)`, called only for indices
+    /// below `(rows, cols)`.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use he_fft::Matrix;
+    ///
+    /// // The 1 x 5 row of ones: the sum of 5 values.
+    /// let sum = Matrix::from_fn_with_shape(1, 5, |_, _| Fr::from(1u64)).unwrap();
+    /// assert_eq!((sum.shape(), sum.dim()), ((1, 5), 8));
+    /// ```
+    pub fn from_fn_with_shape(
+        rows: usize,
+        cols: usize,
+        entry: impl Fn(usize, usize) -> F + Send + Sync + 'static,
+    ) -> Result<Self> {
+        let dim = padded_dim(rows, cols)?;
         Ok(Matrix {
             dim,
+            rows,
+            cols,
             entries: Entries::Func(Arc::new(entry)),
             shift_period: dim,
         })
@@ -122,6 +168,8 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         let dim = check_dim(column.len())?;
         Ok(Matrix {
             dim,
+            rows: dim,
+            cols: dim,
             entries: Entries::Circulant(Arc::new(column)),
             shift_period: 1,
         })
@@ -146,21 +194,30 @@ impl<F: Copy + Send + Sync + 'static> Matrix<F> {
         self.shift_period
     }
 
-    /// The dimension `n`.
+    /// The power-of-two dimension the transforms run on: the least at least both
+    /// [`shape`](Self::shape)'s sides.
     pub fn dim(&self) -> usize {
         self.dim
     }
 
-    /// Entry `(row, column)`, or `None` when either index is not below `n`.
-    pub fn entry(&self, row: usize, column: usize) -> Option<F> {
-        (row < self.dim && column < self.dim).then(|| self.at(row, column))
+    /// `(rows, columns)` as given.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
     }
 
-    /// Entry `(row, column)` for indices the caller keeps below `n` (the encoder reduces
-    /// them modulo the block size).
+    /// Entry `(row, column)`, or `None` outside the matrix's shape.
+    pub fn entry(&self, row: usize, column: usize) -> Option<F> {
+        (row < self.rows && column < self.cols).then(|| self.at(row, column))
+    }
+
+    /// Entry `(row, column)` of the padded `dim x dim` matrix (zero outside the shape), for
+    /// indices the caller keeps below `dim` (the encoder reduces them modulo the block size).
     pub(crate) fn at(&self, row: usize, column: usize) -> F {
+        if row >= self.rows || column >= self.cols {
+            return F::zero();
+        }
         match &self.entries {
-            Entries::Rows(e) => e[row * self.dim + column],
+            Entries::Rows(e) => e[row * self.cols + column],
             Entries::Diagonals(d) => d[(column + self.dim - row) % self.dim][row],
             Entries::Func(f) => f(row, column),
             Entries::Circulant(c) => c[(row + self.dim - column) % self.dim],
@@ -177,6 +234,7 @@ impl<F> fmt::Debug for Matrix<F> {
             Entries::Circulant(_) => "circulant column",
         };
         f.debug_struct("Matrix")
+            .field("shape", &(self.rows, self.cols))
             .field("dim", &self.dim)
             .field("given_by", &kind)
             .finish()
@@ -186,10 +244,24 @@ impl<F> fmt::Debug for Matrix<F> {
 fn check_dim(dim: usize) -> Result<usize> {
     if dim == 0 || !dim.is_power_of_two() {
         return Err(Error::InvalidArgument(format!(
-            "the matrix dimension must be a power of two (the slot layouts need it), got {dim}"
+            "a matrix given by diagonals or a circulant column needs a power-of-two dimension \
+             (the diagonals are cyclic in it), got {dim}; give other sizes by rows or with \
+             Matrix::from_fn_with_shape"
         )));
     }
     Ok(dim)
+}
+
+/// The least power of two holding both sides; sides must be at least 1.
+fn padded_dim(rows: usize, cols: usize) -> Result<usize> {
+    if rows == 0 || cols == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "a matrix needs at least one row and one column, got {rows} x {cols}"
+        )));
+    }
+    rows.max(cols)
+        .checked_next_power_of_two()
+        .ok_or_else(|| Error::InvalidArgument(format!("a {rows} x {cols} matrix is too large")))
 }
 
 fn check_lengths<F>(vectors: &[Vec<F>], dim: usize, what: &str) -> Result<()> {

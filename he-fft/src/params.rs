@@ -1,7 +1,7 @@
 //! Parameter selection for encrypted FFTs.
 
 use ark_ff::PrimeField;
-use helib_rs::{Context, Ctxt, Error, Result};
+use helib_rs::{Context, Error, Result};
 
 /// The ring degree of [`fft_context`]: the smallest power of two whose 128-bit security
 /// bound (881 bits of `log2 QP` at `N = 32768`) fits a one-level transform over a 254-bit
@@ -28,7 +28,7 @@ pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)
 }
 
-/// A >= 128-bit secure context for [`Fft::coset_change`](crate::Fft::coset_change) of size
+/// A >= 128-bit secure context for [`CosetChange`](crate::CosetChange) of size
 /// `n`: ring degree `2n` (at least [`FFT_RING_DEGREE`], at most 65536) so that up to
 /// `n = 32768` the vector is replicated and the circulant diagonals are constants per row,
 /// and the modulus from [`required_ciphertext_bits`].
@@ -258,29 +258,3 @@ pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
 
 /// The largest ring the contexts above try (the security table's last row).
 const MAX_RING: usize = 131072;
-
-/// `Ok` unless a result of `what` has no noise budget left, which decryption would refuse
-/// anyway: the error says why where the cause is known, naming the context helper that
-/// sizes a modulus with room for `levels` (`bits` of it).
-pub(crate) fn ensure_budget(
-    results: &[Ctxt],
-    ctx: &Context,
-    what: &str,
-    levels: &str,
-    bits: u32,
-    helper: &str,
-) -> Result<()> {
-    let budget = results
-        .iter()
-        .map(Ctxt::noise_budget)
-        .fold(f64::INFINITY, f64::min);
-    if budget.is_nan() || budget <= 0.0 {
-        return Err(Error::NoiseBudgetExhausted(format!(
-            "{what} used up the noise budget ({budget:.0} bits left): its context has {:.0} \
-             bits of modulus, and {levels} at this size need about {bits} (he_fft::{helper} \
-             sizes one)",
-            ctx.log2_q()
-        )));
-    }
-    Ok(())
-}

@@ -8,7 +8,13 @@ use crate::layout::Order;
 use crate::Layout;
 
 /// Knobs of a plan; `Default` picks them from the dimension and the rayon pool.
+///
+/// ```
+/// let options = he_fft::PlanOptions::default().with_baby_steps(16).with_chains(2);
+/// assert_eq!((options.baby_steps, options.chains), (Some(16), Some(2)));
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct PlanOptions {
     /// Baby steps `n1` (a power of two dividing the diagonals per row); default about the
     /// square root. More baby steps mean more (cheap, hoisted) rotations and Galois keys,
@@ -20,6 +26,26 @@ pub struct PlanOptions {
     /// For a replicated vector: whether the input is half-rotated (see [`Layout`]); the
     /// output is then identical-rows, and the other way round.
     pub half_rotated_input: bool,
+}
+
+impl PlanOptions {
+    /// These options with `n1` baby steps.
+    pub fn with_baby_steps(mut self, n1: usize) -> Self {
+        self.baby_steps = Some(n1);
+        self
+    }
+
+    /// These options with `chains` parallel giant-step chains.
+    pub fn with_chains(mut self, chains: usize) -> Self {
+        self.chains = Some(chains);
+        self
+    }
+
+    /// These options reading a half-rotated input (see [`Layout`]) or not.
+    pub fn with_half_rotated_input(mut self, half_rotated: bool) -> Self {
+        self.half_rotated_input = half_rotated;
+        self
+    }
 }
 
 /// What runs after the giant steps, combining the two rows' halves of the work.

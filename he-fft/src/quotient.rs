@@ -9,7 +9,7 @@ use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, Se
 use rayon::prelude::*;
 
 use crate::fft::{scaled_domain_matrix, subgroup};
-use crate::{Direction, Fft, FftOptions, Progress};
+use crate::{CosetChange, Direction, EncryptedTransform, FftOptions, MatrixProduct, Progress};
 
 /// The quotient polynomial `h = (A B - C) / Z_H` of a QAP-based SNARK prover, computed on
 /// encrypted evaluations: all the FFT work of Groth16's witness map in one server call.
@@ -23,8 +23,8 @@ use crate::{Direction, Fft, FftOptions, Progress};
 /// h  = coset.ifft((a' * b' - c') / Z_H(g))           (Z_H(x) = x^n - 1 is g^n - 1 on the coset)
 /// ```
 ///
-/// and [`apply`](Self::apply) does the same on ciphertexts: three coset changes
-/// ([`Fft::coset_change`], circulant products that cost no encoding for `n <= N/2`), one
+/// and [`apply`](EncryptedTransform::apply) does the same on ciphertexts (`a`, `b` and `c`'s
+/// ciphertexts one after the other): three coset changes ([`CosetChange`], circulant products that cost no encoding for `n <= N/2`), one
 /// ciphertext product and subtraction in the slots, and one coset iFFT with `1/Z_H(g)` folded
 /// into its matrix. That is three multiplicative levels, which for a 254-bit field takes the
 /// ring `N = 65536` ([`quotient_context`](crate::quotient_context)). Decrypting gives exactly
@@ -33,7 +33,7 @@ use crate::{Direction, Fft, FftOptions, Progress};
 ///
 /// The product needs the relinearization key of the public key that encrypted `a`, `b` and
 /// `c`, which every [`Ctxt`] carries; the rotations need the Galois keys of
-/// [`galois_steps`](Self::galois_steps).
+/// [`galois_steps`](EncryptedTransform::galois_steps).
 ///
 /// # Example
 ///
@@ -41,7 +41,7 @@ use crate::{Direction, Fft, FftOptions, Progress};
 /// use ark_bn254::Fr;
 /// use ark_ff::{FftField, Field};
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{FftOptions, Quotient};
+/// use he_fft::{EncryptedTransform, FftOptions, Quotient};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -58,8 +58,11 @@ use crate::{Direction, Fft, FftOptions, Progress};
 /// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
 /// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
 /// let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-/// let [ea, eb, ec] = [&a, &b, &c].map(|v| quotient.encrypt(&pk, v));
-/// let h = quotient.apply(&gk, &ea?, &eb?, &ec?)?;
+/// let mut x = Vec::new();
+/// for v in [&a, &b, &c] {
+///     x.extend(quotient.encrypt(&pk, v)?);
+/// }
+/// let h = quotient.apply(&gk, &x)?;
 /// let h = quotient.decrypt(&sk, &h)?;
 ///
 /// // The plain computation, as ark-groth16 does it.
@@ -76,8 +79,8 @@ use crate::{Direction, Fft, FftOptions, Progress};
 pub struct Quotient<F: FftField + PrimeField> {
     ctx: Context,
     coset: Radix2EvaluationDomain<F>,
-    to_coset: Fft<F>,
-    from_coset: Fft<F>,
+    to_coset: CosetChange<F>,
+    from_coset: MatrixProduct<F>,
 }
 
 impl<F: FftField + PrimeField> Quotient<F> {
@@ -103,11 +106,11 @@ impl<F: FftField + PrimeField> Quotient<F> {
         let coset = domain
             .get_coset(offset)
             .ok_or_else(|| Error::InvalidArgument("the coset offset must not be 0".into()))?;
-        let to_coset = Fft::coset_change(ctx, &domain, &coset, options)?;
+        let to_coset = CosetChange::new(ctx, &domain, &coset, options)?;
         // The iFFT reads the product in the layout the coset changes leave it in.
         let mut back = options.clone();
         back.plan.half_rotated_input = to_coset.plan().output_layout().is_half_rotated();
-        let from_coset = Fft::with_matrix(ctx, n, Some(Direction::Inverse), &back, || {
+        let from_coset = MatrixProduct::with_matrix(ctx, n, (n, n), &back, || {
             scaled_domain_matrix(&coset, Direction::Inverse, z_inv)
         })?;
         if from_coset.plan().input_layout() != to_coset.plan().output_layout() {
@@ -123,95 +126,101 @@ impl<F: FftField + PrimeField> Quotient<F> {
         })
     }
 
-    /// The size `n`: of the evaluation vectors and of the result.
-    pub fn len(&self) -> usize {
-        self.to_coset.len()
-    }
-
-    /// Always false (the smallest domain has size 1).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// The coset the quotient is evaluated on.
     pub fn coset(&self) -> &Radix2EvaluationDomain<F> {
         &self.coset
     }
 
     /// The coset change each of `a`, `b`, `c` goes through (`H` to the coset).
-    pub fn to_coset(&self) -> &Fft<F> {
+    pub fn to_coset(&self) -> &CosetChange<F> {
         &self.to_coset
     }
 
     /// The final coset iFFT, with `1/Z_H(g)` folded into its matrix.
-    pub fn from_coset(&self) -> &Fft<F> {
+    pub fn from_coset(&self) -> &MatrixProduct<F> {
         &self.from_coset
     }
+}
 
-    /// The Galois keys [`apply`](Self::apply) needs (both transforms'), and no others.
-    pub fn galois_steps(&self) -> GaloisSteps {
+impl<F: FftField + PrimeField> EncryptedTransform<F> for Quotient<F> {
+    /// The size `n`: of the evaluation vectors and of the result.
+    fn len(&self) -> usize {
+        self.to_coset.len()
+    }
+    fn context(&self) -> &Context {
+        &self.ctx
+    }
+    fn name(&self) -> &'static str {
+        "the quotient"
+    }
+    /// 3: the coset changes, the product, the coset iFFT.
+    fn levels(&self) -> u32 {
+        3
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::quotient_ciphertext_bits(
+            self.ctx.ring_degree(),
+            self.ctx.plaintext_bits(),
+            self.len(),
+        )
+    }
+    fn context_helper(&self) -> &'static str {
+        "quotient_context"
+    }
+    /// Both transforms' keys.
+    fn galois_steps(&self) -> GaloisSteps {
         self.to_coset
             .galois_steps()
             .union(&self.from_coset.galois_steps())
     }
-
-    /// Encrypts one of `a`, `b`, `c` (exactly `n` values) in the layout `apply` takes.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+    /// The three coset changes' giant steps first, then the coset iFFT's.
+    fn progress_total(&self) -> usize {
+        3 * self.to_coset.progress_total() + self.from_coset.progress_total()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.to_coset.cache_bytes() + self.from_coset.cache_bytes()
+    }
+    /// `a`, `b` and `c`.
+    fn num_inputs(&self) -> usize {
+        3
+    }
+    fn num_input_ciphertexts(&self) -> usize {
+        self.to_coset.num_input_ciphertexts()
+    }
+    /// Encrypts one of `a`, `b`, `c`.
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
         self.to_coset.encrypt(pk, x)
     }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
-    /// [`Fft::encrypt_to_bytes`]).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
         self.to_coset.encrypt_to_bytes(sk, x)
     }
-
-    /// Decrypts the `n` coefficients of `h`.
-    pub fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+    /// The `n` coefficients of `h`.
+    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
         self.from_coset.decrypt(sk, h)
     }
-
     /// The encrypted coefficients of `h` from the encrypted evaluations of `A`, `B`, `C` on
-    /// `H` (each from [`encrypt`](Self::encrypt), all under one public key).
-    ///
-    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
-    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
-    /// end on a context without room for three levels.
-    pub fn apply(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt], c: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.apply_with_progress(gk, a, b, c, &|_, _| {})
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)` over the
-    /// four transforms.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        a: &[Ctxt],
-        b: &[Ctxt],
-        c: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        // Refuse a missing key or a wrong count before three transforms' work, not after.
-        for f in [&self.to_coset, &self.from_coset] {
-            f.plan().check_keys(gk)?;
-        }
-        let k = self.to_coset.plan().input_layout().num_ciphertexts();
-        if [a, b, c].iter().any(|x| x.len() != k) {
+    /// `H`, given in that order (each from [`encrypt`](EncryptedTransform::encrypt), all
+    /// under one public key).
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        // Refuse a missing key before three transforms' work, not after.
+        self.to_coset.plan().check_keys(gk)?;
+        self.from_coset.plan().check_keys(gk)?;
+        let k = self.num_input_ciphertexts();
+        if x.len() != 3 * k {
             return Err(Error::InvalidLength(format!(
-                "a quotient of size {} takes {k} ciphertext(s) for each of a, b, c, got {}, {}, {}",
+                "a quotient of size {} takes {k} ciphertext(s) for each of a, b, c, got {} in all",
                 self.len(),
-                a.len(),
-                b.len(),
-                c.len()
+                x.len()
             )));
         }
-        let per_change = self.to_coset.plan().progress_total();
+        let per_change = self.to_coset.progress_total();
         let total = self.progress_total();
-        let change = |i: usize, x: &[Ctxt]| {
-            self.to_coset
-                .apply_with_progress(gk, x, &|d, _| progress(i * per_change + d, total))
+        let change = |i: usize| {
+            self.to_coset.compute(gk, &x[i * k..(i + 1) * k], &|d, _| {
+                progress(i * per_change + d, total)
+            })
         };
-        let (a2, b2, c2) = (change(0, a)?, change(1, b)?, change(2, c)?);
+        let (a2, b2, c2) = (change(0)?, change(1)?, change(2)?);
         let q: Vec<Ctxt> = a2
             .into_par_iter()
             .zip(b2)
@@ -223,33 +232,8 @@ impl<F: FftField + PrimeField> Quotient<F> {
             })
             .collect::<Result<_>>()?;
         let base = 3 * per_change;
-        let h = self
-            .from_coset
-            .apply_with_progress(gk, &q, &|d, _| progress(base + d, total))?;
-        crate::params::ensure_budget(
-            &h,
-            &self.ctx,
-            "the quotient",
-            "three levels",
-            crate::quotient_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.len(),
-            ),
-            "quotient_context",
-        )?;
-        Ok(h)
-    }
-
-    /// Giant steps [`apply`](Self::apply) runs in all, what its progress callback counts to:
-    /// the three coset changes' first, then the coset iFFT's.
-    pub fn progress_total(&self) -> usize {
-        3 * self.to_coset.plan().progress_total() + self.from_coset.plan().progress_total()
-    }
-
-    /// The context the quotient was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
+        self.from_coset
+            .compute(gk, &q, &|d, _| progress(base + d, total))
     }
 }
 

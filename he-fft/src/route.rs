@@ -1,5 +1,4 @@
-//! [`Route`] and [`FftRoute`]: the three ways to run an encrypted FFT, and the choice among
-//! them by size.
+//! [`Fft`] and [`Route`]: the encrypted FFT on whichever of three routes suits its size.
 
 use std::fmt;
 
@@ -9,8 +8,8 @@ use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
 use crate::{
     fft_context, four_step_ciphertext_bits, four_step_fft_context, required_ciphertext_bits,
-    two_stage_ciphertext_bits, two_stage_fft_context, Direction, Fft, FftOptions, FourStepFft,
-    Progress, TwoStageFft,
+    two_stage_ciphertext_bits, two_stage_fft_context, Direction, EncryptedTransform, FftOptions,
+    FourStepFft, OneProductFft, Progress, TwoStageFft,
 };
 
 /// The smallest size at which two stages beat one product on their own contexts (docs/fft-routes.md,
@@ -31,7 +30,8 @@ pub const MAX_FFT_SIZE: usize = 1 << 23;
 /// The three ways to run an encrypted FFT of size `n`, each exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {
-    /// [`Fft`]: one product of `n` diagonals, one level; the fastest up to `n = 2048`.
+    /// [`OneProductFft`]: one product of `n` diagonals, one level; the fastest up to
+    /// `n = 2048`.
     OneProduct,
     /// [`TwoStageFft`]: two sparse products in one slot row (`n <= N/2`), two levels.
     TwoStages,
@@ -75,26 +75,27 @@ impl Route {
     }
 }
 
-/// An encrypted FFT (or inverse) of a radix-2 domain on any [`Route`], with the same calls.
+/// The encrypted FFT (or inverse) of a radix-2 domain, on the [`Route`] of your choice or
+/// the fastest for its size: the type to reach for first.
 ///
 /// [`fastest`](Self::fastest) picks the route for the domain's size
 /// ([`Route::fastest_for`]) and builds a context for it, secure to at least 128 bits;
 /// [`new`](Self::new) runs a route of your choice on a context of your own, and
-/// `FftRoute::from(fft)` wraps a transform already built.
+/// `Fft::from(two_stage)` wraps a transform already built.
 ///
-/// Either way, [`encrypt`](Self::encrypt) takes and [`decrypt`](Self::decrypt) gives the
-/// natural order, and decrypting [`apply`](Self::apply)'s result gives exactly
-/// `domain.fft(x)` (or `ifft`).
+/// Either way, [`encrypt`](EncryptedTransform::encrypt) takes and
+/// [`decrypt`](EncryptedTransform::decrypt) gives the natural order, and decrypting
+/// [`apply`](EncryptedTransform::apply)'s result gives exactly `domain.fft(x)` (or `ifft`).
 ///
 /// ```no_run
 /// use ark_bn254::Fr;
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{Direction, FftOptions, FftRoute, Route};
+/// use he_fft::{Direction, EncryptedTransform, Fft, FftOptions, Route};
 /// use helib_rs::{GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
 /// let domain = Radix2EvaluationDomain::<Fr>::new(32768).unwrap();
-/// let fft = FftRoute::fastest(&domain, Direction::Forward, &FftOptions::default())?;
+/// let fft = Fft::fastest(&domain, Direction::Forward, &FftOptions::default())?;
 /// assert_eq!(fft.route(), Route::TwoStages);
 /// let sk = SecKey::generate(fft.context())?;
 /// let pk = PubKey::generate(&sk)?;
@@ -106,16 +107,29 @@ impl Route {
 /// # Ok(())
 /// # }
 /// ```
-pub enum FftRoute<F: FftField + PrimeField> {
-    /// One product of `n` diagonals, one level.
-    OneProduct(Box<Fft<F>>),
-    /// Two sparse products, two levels.
+pub struct Fft<F: FftField + PrimeField> {
+    transform: Inner<F>,
+}
+
+enum Inner<F: FftField + PrimeField> {
+    OneProduct(Box<OneProductFft<F>>),
     TwoStages(Box<TwoStageFft<F>>),
-    /// Across slot rows, then two stages within each; three levels.
     FourSteps(Box<FourStepFft<F>>),
 }
 
-impl<F: FftField + PrimeField> FftRoute<F> {
+/// The transform an [`Fft`] runs, as its own type: for what only that route has (its plan,
+/// stages or rows).
+#[derive(Debug)]
+pub enum RouteTransform<'a, F: FftField + PrimeField> {
+    /// [`Route::OneProduct`].
+    OneProduct(&'a OneProductFft<F>),
+    /// [`Route::TwoStages`].
+    TwoStages(&'a TwoStageFft<F>),
+    /// [`Route::FourSteps`].
+    FourSteps(&'a FourStepFft<F>),
+}
+
+impl<F: FftField + PrimeField> Fft<F> {
     /// The transform on `domain` (the subgroup or a coset) on the faster route for its size,
     /// on a >= 128-bit context sized for it ([`Route::context`]).
     pub fn fastest(
@@ -143,7 +157,7 @@ impl<F: FftField + PrimeField> FftRoute<F> {
         options: &FftOptions,
     ) -> Result<Self> {
         Ok(match route {
-            Route::OneProduct => Fft::on_domain(ctx, domain, direction, options)?.into(),
+            Route::OneProduct => OneProductFft::on_domain(ctx, domain, direction, options)?.into(),
             Route::TwoStages => TwoStageFft::on_domain(ctx, domain, direction, options)?.into(),
             Route::FourSteps => FourStepFft::on_domain(ctx, domain, direction, options)?.into(),
         })
@@ -151,157 +165,97 @@ impl<F: FftField + PrimeField> FftRoute<F> {
 
     /// The route this transform runs.
     pub fn route(&self) -> Route {
-        match self {
-            FftRoute::OneProduct(_) => Route::OneProduct,
-            FftRoute::TwoStages(_) => Route::TwoStages,
-            FftRoute::FourSteps(_) => Route::FourSteps,
+        match self.transform {
+            Inner::OneProduct(_) => Route::OneProduct,
+            Inner::TwoStages(_) => Route::TwoStages,
+            Inner::FourSteps(_) => Route::FourSteps,
         }
     }
 
-    /// The size `n`.
-    pub fn len(&self) -> usize {
-        match self {
-            FftRoute::OneProduct(f) => f.len(),
-            FftRoute::TwoStages(f) => f.len(),
-            FftRoute::FourSteps(f) => f.len(),
+    /// The route's own transform.
+    pub fn route_transform(&self) -> RouteTransform<'_, F> {
+        match &self.transform {
+            Inner::OneProduct(f) => RouteTransform::OneProduct(f),
+            Inner::TwoStages(f) => RouteTransform::TwoStages(f),
+            Inner::FourSteps(f) => RouteTransform::FourSteps(f),
         }
     }
 
-    /// Always false (the smallest transform has size 1).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The context the transform was built for.
-    pub fn context(&self) -> &Context {
-        match self {
-            FftRoute::OneProduct(f) => f.context(),
-            FftRoute::TwoStages(f) => f.context(),
-            FftRoute::FourSteps(f) => f.context(),
-        }
-    }
-
-    /// Multiplicative levels [`apply`](Self::apply) consumes: 1, 2 or 3.
-    pub fn levels(&self) -> u32 {
-        match self {
-            FftRoute::OneProduct(f) => f.plan().levels(),
-            FftRoute::TwoStages(f) => f.levels(),
-            FftRoute::FourSteps(f) => f.levels(),
-        }
-    }
-
-    /// Whether every diagonal is held encoded (every stage's).
-    pub fn is_cached(&self) -> bool {
-        match self {
-            FftRoute::OneProduct(f) => f.encoded().is_cached(),
-            FftRoute::TwoStages(f) => f.stages().iter().all(|(_, e)| e.is_cached()),
-            FftRoute::FourSteps(f) => f.row_fft().stages().iter().all(|(_, e)| e.is_cached()),
-        }
-    }
-
-    /// Memory held by cached diagonals, in bytes.
-    pub fn cache_bytes(&self) -> u64 {
-        match self {
-            FftRoute::OneProduct(f) => f.encoded().cache_bytes(),
-            FftRoute::TwoStages(f) => f.cache_bytes(),
-            FftRoute::FourSteps(f) => f.row_fft().cache_bytes(),
-        }
-    }
-
-    /// The Galois keys [`apply`](Self::apply) needs, and no others.
-    pub fn galois_steps(&self) -> GaloisSteps {
-        match self {
-            FftRoute::OneProduct(f) => f.galois_steps(),
-            FftRoute::TwoStages(f) => f.galois_steps(),
-            FftRoute::FourSteps(f) => f.galois_steps(),
-        }
-    }
-
-    /// Giant steps [`apply`](Self::apply) runs in all, what its progress callback counts to.
-    pub fn progress_total(&self) -> usize {
-        match self {
-            FftRoute::OneProduct(f) => f.plan().progress_total(),
-            FftRoute::TwoStages(f) => f.progress_total(),
-            FftRoute::FourSteps(f) => f.progress_total(),
-        }
-    }
-
-    /// Encrypts `x` (exactly `n` values, natural order) for [`apply`](Self::apply).
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        match self {
-            FftRoute::OneProduct(f) => f.encrypt(pk, x),
-            FftRoute::TwoStages(f) => f.encrypt(pk, x),
-            FftRoute::FourSteps(f) => f.encrypt(pk, x),
-        }
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
-    /// [`Fft::encrypt_to_bytes`]).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        match self {
-            FftRoute::OneProduct(f) => f.encrypt_to_bytes(sk, x),
-            FftRoute::TwoStages(f) => f.encrypt_to_bytes(sk, x),
-            FftRoute::FourSteps(f) => f.encrypt_to_bytes(sk, x),
-        }
-    }
-
-    /// Decrypts a result into natural order.
-    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        match self {
-            FftRoute::OneProduct(f) => f.decrypt(sk, cts),
-            FftRoute::TwoStages(f) => f.decrypt(sk, cts),
-            FftRoute::FourSteps(f) => f.decrypt(sk, cts),
-        }
-    }
-
-    /// The transform of the encrypted vector.
-    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        match self {
-            FftRoute::OneProduct(f) => f.apply(gk, x),
-            FftRoute::TwoStages(f) => f.apply(gk, x),
-            FftRoute::FourSteps(f) => f.apply(gk, x),
-        }
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)`.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        match self {
-            FftRoute::OneProduct(f) => f.apply_with_progress(gk, x, progress),
-            FftRoute::TwoStages(f) => f.apply_with_progress(gk, x, progress),
-            FftRoute::FourSteps(f) => f.apply_with_progress(gk, x, progress),
+    /// The route's transform behind the common interface: what every call forwards to.
+    fn inner(&self) -> &dyn EncryptedTransform<F> {
+        match &self.transform {
+            Inner::OneProduct(f) => f.as_ref(),
+            Inner::TwoStages(f) => f.as_ref(),
+            Inner::FourSteps(f) => f.as_ref(),
         }
     }
 }
 
-impl<F: FftField + PrimeField> From<Fft<F>> for FftRoute<F> {
-    fn from(f: Fft<F>) -> Self {
-        FftRoute::OneProduct(Box::new(f))
+impl<F: FftField + PrimeField> EncryptedTransform<F> for Fft<F> {
+    fn len(&self) -> usize {
+        self.inner().len()
+    }
+    fn context(&self) -> &Context {
+        self.inner().context()
+    }
+    fn name(&self) -> &'static str {
+        self.inner().name()
+    }
+    fn levels(&self) -> u32 {
+        self.inner().levels()
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        self.inner().ciphertext_bits()
+    }
+    fn context_helper(&self) -> &'static str {
+        self.inner().context_helper()
+    }
+    fn galois_steps(&self) -> GaloisSteps {
+        self.inner().galois_steps()
+    }
+    fn progress_total(&self) -> usize {
+        self.inner().progress_total()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.inner().cache_bytes()
+    }
+    fn num_input_ciphertexts(&self) -> usize {
+        self.inner().num_input_ciphertexts()
+    }
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.inner().encrypt(pk, x)
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.inner().encrypt_to_bytes(sk, x)
+    }
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+        self.inner().decrypt(sk, y)
+    }
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        self.inner().compute(gk, x, progress)
     }
 }
 
-impl<F: FftField + PrimeField> From<TwoStageFft<F>> for FftRoute<F> {
-    fn from(f: TwoStageFft<F>) -> Self {
-        FftRoute::TwoStages(Box::new(f))
-    }
+macro_rules! fft_from_route {
+    ($ty:ident, $route:ident) => {
+        impl<F: FftField + PrimeField> From<$ty<F>> for Fft<F> {
+            fn from(f: $ty<F>) -> Self {
+                Fft {
+                    transform: Inner::$route(Box::new(f)),
+                }
+            }
+        }
+    };
 }
+fft_from_route!(OneProductFft, OneProduct);
+fft_from_route!(TwoStageFft, TwoStages);
+fft_from_route!(FourStepFft, FourSteps);
 
-impl<F: FftField + PrimeField> From<FourStepFft<F>> for FftRoute<F> {
-    fn from(f: FourStepFft<F>) -> Self {
-        FftRoute::FourSteps(Box::new(f))
-    }
-}
-
-impl<F: FftField + PrimeField> fmt::Debug for FftRoute<F> {
+impl<F: FftField + PrimeField> fmt::Debug for Fft<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FftRoute::OneProduct(t) => f.debug_tuple("OneProduct").field(t).finish(),
-            FftRoute::TwoStages(t) => f.debug_tuple("TwoStages").field(t).finish(),
-            FftRoute::FourSteps(t) => f.debug_tuple("FourSteps").field(t).finish(),
-        }
+        f.debug_struct("Fft")
+            .field("route", &self.route())
+            .field("n", &self.len())
+            .finish()
     }
 }

@@ -9,7 +9,9 @@ use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, Se
 use crate::fft::{powers_of, subgroup};
 use crate::layout::Order;
 use crate::plan::{DiagonalSet, Rows};
-use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, TransformPlan};
+use crate::{
+    Direction, EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformPlan,
+};
 
 /// An exact encrypted FFT (or inverse) of size `n` as one radix-`sqrt(n)` Cooley-Tukey step:
 /// two plaintext-matrix products whose matrices each have few nonzero diagonals, at the cost
@@ -24,7 +26,7 @@ use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, Transform
 ///   the main one, each repeating with period `n1`, so they encode as short sparse
 ///   polynomials (like a circulant's constants).
 ///
-/// Against [`Fft`](crate::Fft)'s one stage of `n` diagonals this is `n2/2 + 2 n1` products
+/// Against [`OneProductFft`](crate::OneProductFft)'s one stage of `n` diagonals this is `n2/2 + 2 n1` products
 /// instead of `n/2`, about `2 sqrt(n)` rotations more, and only the `n2/2` stage-1 diagonals
 /// cost a full-size encoding. The price is the level: the context needs about twice the
 /// modulus ([`two_stage_fft_context`](crate::two_stage_fft_context): `N = 65536` for BN254),
@@ -43,7 +45,7 @@ use crate::{Direction, EncodedTransform, FftOptions, Matrix, Progress, Transform
 /// ```
 /// use ark_bn254::Fr;
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{Direction, FftOptions, TwoStageFft};
+/// use he_fft::{EncryptedTransform, Direction, FftOptions, TwoStageFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -108,12 +110,12 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// [`on_domain`](Self::on_domain) with the transposed order on the side `transposed`
     /// says. To chain after a transform of the other kind, set
     /// `options.plan.half_rotated_input` to its output layout's flavour, as for
-    /// [`Fft`](crate::Fft).
+    /// [`OneProductFft`](crate::OneProductFft).
     ///
     /// ```
     /// use ark_bn254::Fr;
     /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-    /// use he_fft::{Direction, FftOptions, Transposed, TwoStageFft};
+    /// use he_fft::{EncryptedTransform, Direction, FftOptions, Transposed, TwoStageFft};
     /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
     ///
     /// # fn main() -> Result<(), helib_rs::Error> {
@@ -220,16 +222,6 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         })
     }
 
-    /// The size `n`.
-    pub fn len(&self) -> usize {
-        self.stages[0].0.input_layout().len()
-    }
-
-    /// Always false (the smallest two-stage transform has size 4).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// Forward or inverse.
     pub fn direction(&self) -> Direction {
         self.direction
@@ -262,11 +254,6 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         [0, 1].map(|i| (&self.stages[i].0, &self.stages[i].1))
     }
 
-    /// Multiplicative levels: one per stage.
-    pub fn levels(&self) -> u32 {
-        self.stages.iter().map(|(p, _)| p.levels()).sum()
-    }
-
     /// Rotations one execution performs (both stages).
     pub fn num_rotations(&self) -> usize {
         self.stages.iter().map(|(p, _)| p.num_rotations()).sum()
@@ -275,45 +262,6 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// Diagonal products one execution performs (both stages).
     pub fn num_diagonals(&self) -> usize {
         self.stages.iter().map(|(p, _)| p.num_diagonals()).sum()
-    }
-
-    /// Memory held by both stages' cached diagonals, in bytes.
-    pub fn cache_bytes(&self) -> u64 {
-        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
-    }
-
-    /// The Galois keys [`apply`](Self::apply) needs (both stages'), and no others.
-    pub fn galois_steps(&self) -> GaloisSteps {
-        let [a, b] = &self.stages;
-        a.0.galois_steps().union(&b.0.galois_steps())
-    }
-
-    /// Giant steps [`apply`](Self::apply) runs in all, what its progress callback counts to.
-    pub fn progress_total(&self) -> usize {
-        self.stages.iter().map(|(p, _)| p.progress_total()).sum()
-    }
-
-    /// Encrypts `x` (exactly `n` values, natural order) for [`apply`](Self::apply), in
-    /// transposed order for a [`Transposed::Input`] transform.
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        let mut cts = self.stages[0].0.input_layout().encrypt_with(
-            self.stages[0].1.encoder(),
-            pk,
-            &self.input_order(x)?,
-        )?;
-        let tag = self.stages[0].0.input_tag();
-        cts.iter_mut().for_each(|ct| ct.set_layout_tag(tag));
-        Ok(cts)
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (see
-    /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.stages[0].0.input_layout().encrypt_to_bytes_with(
-            self.stages[0].1.encoder(),
-            sk,
-            &self.input_order(x)?,
-        )
     }
 
     /// `x` as the first stage reads it: transposed for [`Transposed::Input`].
@@ -333,12 +281,6 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         Ok((0..n).map(|t| x[t / n1 + n2 * (t % n1)]).collect())
     }
 
-    /// Decrypts a result into natural order: the `n` values of `domain.fft(x)` (or `ifft`).
-    pub fn decrypt(&self, sk: &SecKey, cts: &[Ctxt]) -> Result<Vec<F>> {
-        let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, cts)?;
-        Ok(self.natural_order(slots))
-    }
-
     /// The `n` output slots of a row in natural order.
     pub(crate) fn natural_order(&self, slots: Vec<F>) -> Vec<F> {
         if self.transposed == Transposed::Input {
@@ -353,54 +295,13 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         y
     }
 
-    /// The transform of the encrypted vector (with the order [`decrypt`] undoes).
-    ///
-    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
-    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
-    /// end on a context without room for two levels.
-    ///
-    /// [`decrypt`]: Self::decrypt
-    pub fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.apply_with_progress(gk, x, &|_, _| {})
-    }
-
-    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)` over both
-    /// stages.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        self.check_keys(gk)?;
-        let y = self.run_stages(gk, x, progress)?;
-        crate::params::ensure_budget(
-            &y,
-            &self.ctx,
-            "the two-stage FFT",
-            "two levels",
-            crate::two_stage_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.len(),
-            ),
-            "two_stage_fft_context",
-        )?;
-        Ok(y)
-    }
-
-    /// The context the transform was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
     /// Fails with [`Error::MissingKey`] unless `gk` holds every key of both stages.
     pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.stages.iter().try_for_each(|(p, _)| p.check_keys(gk))
     }
 
     /// Both stages on `x`, without the check of the budget left that
-    /// [`apply`](Self::apply) ends with (a caller inside a longer circuit checks its own).
+    /// [`apply`](EncryptedTransform::apply) ends with (a caller inside a longer circuit checks its own).
     pub(crate) fn run_stages(
         &self,
         gk: &GaloisKeys,
@@ -412,6 +313,72 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         let done = p1.progress_total();
         let z = p1.execute_with_progress(e1, gk, x, &|d, _| progress(d, total))?;
         p2.execute_with_progress(e2, gk, &z, &|d, _| progress(done + d, total))
+    }
+}
+
+impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
+    fn len(&self) -> usize {
+        self.stages[0].0.input_layout().len()
+    }
+    fn context(&self) -> &Context {
+        &self.ctx
+    }
+    fn name(&self) -> &'static str {
+        "the two-stage FFT"
+    }
+    fn levels(&self) -> u32 {
+        self.stages.iter().map(|(p, _)| p.levels()).sum()
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::two_stage_ciphertext_bits(
+            self.ctx.ring_degree(),
+            self.ctx.plaintext_bits(),
+            self.len(),
+        )
+    }
+    fn context_helper(&self) -> &'static str {
+        "two_stage_fft_context"
+    }
+    fn galois_steps(&self) -> GaloisSteps {
+        let [a, b] = &self.stages;
+        a.0.galois_steps().union(&b.0.galois_steps())
+    }
+    fn progress_total(&self) -> usize {
+        self.stages.iter().map(|(p, _)| p.progress_total()).sum()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
+    }
+    fn num_input_ciphertexts(&self) -> usize {
+        self.input_layout().num_ciphertexts()
+    }
+    /// Encrypts `x` (natural order), in transposed order for a [`Transposed::Input`]
+    /// transform.
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        let mut cts = self.stages[0].0.input_layout().encrypt_with(
+            self.stages[0].1.encoder(),
+            pk,
+            &self.input_order(x)?,
+        )?;
+        let tag = self.stages[0].0.input_tag();
+        cts.iter_mut().for_each(|ct| ct.set_layout_tag(tag));
+        Ok(cts)
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.stages[0].0.input_layout().encrypt_to_bytes_with(
+            self.stages[0].1.encoder(),
+            sk,
+            &self.input_order(x)?,
+        )
+    }
+    /// The `n` values of `domain.fft(x)` (or `ifft`) in natural order.
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+        let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, y)?;
+        Ok(self.natural_order(slots))
+    }
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        self.check_keys(gk)?;
+        self.run_stages(gk, x, progress)
     }
 }
 

@@ -9,22 +9,25 @@ use helib_rs::{
     BatchEncoder, Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey,
 };
 
+use crate::encrypted_transform::single;
 use crate::fft::{powers_of, subgroup};
 use crate::plan::{DiagonalSet, Rows};
-use crate::{EncodedTransform, FftOptions, Matrix, PlanOptions, Progress, TransformPlan};
+use crate::{
+    EncodedTransform, EncryptedTransform, FftOptions, Matrix, PlanOptions, Progress, TransformPlan,
+};
 
 /// A QAP prover's quotient `h` (Groth16's witness map) from the encrypted evaluations `a`, `b`
 /// of `A`, `B` on the subgroup `H` of size `n`, computed with the plaintext ring's product.
 ///
 /// The plaintext ring is `F[X] / (X^N + 1)`. With `Y = X^(N / 2n)` its elements of the form
 /// `m(Y)` make the subring `F[Y] / (Y^(2n) + 1)`, whose slots (each value repeated along the
-/// rows) are the values of `m` at the `2n` roots of `Y^(2n) + 1`. [`apply`](Self::apply)
+/// rows) are the values of `m` at the `2n` roots of `Y^(2n) + 1`. [`apply`](EncryptedTransform::apply)
 /// turns each of `a` and `b` into the ciphertext whose plaintext *polynomial* is `A(Y)`
 /// (resp. `B(Y)`), in three sparse plaintext-matrix products, then multiplies the two
 /// ciphertexts once: `A B` has degree at most `2n - 2 < 2n`, so the ring product does not wrap
 /// around and is `A B` itself. When the constraints hold (`a_i b_i = c_i`),
 /// `A B - C = h (Y^n - 1)` with `deg C < n`, so `h` is exactly the top half of `A B`'s
-/// coefficients: [`decrypt`](Self::decrypt) reads them off the decrypted polynomial. `c` is
+/// coefficients: [`decrypt`](EncryptedTransform::decrypt) reads them off the decrypted polynomial. `c` is
 /// not needed, and no coset, no final inverse FFT and no slot decoding are involved.
 ///
 /// The three products evaluate `A` at every slot's point `P` without leaving the slots:
@@ -52,7 +55,7 @@ use crate::{EncodedTransform, FftOptions, Matrix, PlanOptions, Progress, Transfo
 /// use ark_bn254::Fr;
 /// use ark_ff::{FftField, Field};
 /// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-/// use he_fft::{FftOptions, WitnessMap};
+/// use he_fft::{EncryptedTransform, FftOptions, WitnessMap};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), helib_rs::Error> {
@@ -69,7 +72,9 @@ use crate::{EncodedTransform, FftOptions, Matrix, PlanOptions, Progress, Transfo
 /// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
 /// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
 /// let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-/// let h = map.apply(&gk, &map.encrypt(&pk, &a)?, &map.encrypt(&pk, &b)?)?;
+/// let mut x = map.encrypt(&pk, &a)?;
+/// x.extend(map.encrypt(&pk, &b)?);
+/// let h = map.apply(&gk, &x)?;
 /// let h = map.decrypt(&sk, &h)?;
 ///
 /// // The plain computation, as ark-groth16 does it.
@@ -188,29 +193,9 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         })
     }
 
-    /// The domain size `n`: of `a`, `b` and of the result `h`.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Always false (the smallest domain here has size 2).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// The split `(n1, n2)` of the three stages.
     pub fn split(&self) -> (usize, usize) {
         (self.n1, self.n / self.n1)
-    }
-
-    /// The context the map was built for.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// Multiplicative levels: three plaintext products and one ciphertext product.
-    pub fn levels(&self) -> u32 {
-        4
     }
 
     /// The three stages' plans and encoded matrices, in execution order (each runs on `a`
@@ -219,55 +204,13 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         [0, 1, 2].map(|i| (&self.stages[i].0, &self.stages[i].1))
     }
 
-    /// Rotations one [`apply`](Self::apply) performs (both inputs).
+    /// Rotations one [`apply`](EncryptedTransform::apply) performs (both inputs).
     pub fn num_rotations(&self) -> usize {
         2 * self
             .stages
             .iter()
             .map(|(p, _)| p.num_rotations())
             .sum::<usize>()
-    }
-
-    /// The Galois keys [`apply`](Self::apply) needs, and no others (the product needs the
-    /// relinearization key every public key carries).
-    pub fn galois_steps(&self) -> GaloisSteps {
-        let [a, b, c] = &self.stages;
-        a.0.galois_steps()
-            .union(&b.0.galois_steps())
-            .union(&c.0.galois_steps())
-    }
-
-    /// Giant steps [`apply`](Self::apply) runs in all (both inputs), what its progress
-    /// callback counts to.
-    pub fn progress_total(&self) -> usize {
-        2 * self
-            .stages
-            .iter()
-            .map(|(p, _)| p.progress_total())
-            .sum::<usize>()
-    }
-
-    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in its natural order).
-    pub fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Ctxt> {
-        self.check_len(x)?;
-        let (plan, encoded) = &self.stages[0];
-        let mut cts = plan.input_layout().encrypt_with(encoded.encoder(), pk, x)?;
-        cts.pop()
-            .ok_or_else(|| Error::Internal("the layout gave no ciphertext".into()))
-    }
-
-    /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server
-    /// (about half the bytes of a public-key ciphertext; see
-    /// [`Fft::encrypt_to_bytes`](crate::Fft::encrypt_to_bytes)).
-    pub fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<u8>> {
-        self.check_len(x)?;
-        let (plan, encoded) = &self.stages[0];
-        let mut bytes = plan
-            .input_layout()
-            .encrypt_to_bytes_with(encoded.encoder(), sk, x)?;
-        bytes
-            .pop()
-            .ok_or_else(|| Error::Internal("the layout gave no ciphertext".into()))
     }
 
     fn check_len(&self, x: &[F]) -> Result<()> {
@@ -280,32 +223,83 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         }
         Ok(())
     }
+}
 
-    /// The `n` coefficients of `h` from [`apply`](Self::apply)'s result (the last is 0 when
-    /// the constraints hold, as in ark-groth16's result).
-    pub fn decrypt(&self, sk: &SecKey, h: &Ctxt) -> Result<Vec<F>> {
-        decrypt_quotient(sk, h, self.n)
+impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
+    /// The domain size `n`: of `a`, `b` and of the result `h`.
+    fn len(&self) -> usize {
+        self.n
     }
-
-    /// The encrypted quotient from the encrypted `a` and `b` (each from
-    /// [`encrypt`](Self::encrypt), under one public key).
-    ///
-    /// Fails with [`Error::MissingKey`] before any work if `gk` lacks a key of
-    /// [`galois_steps`](Self::galois_steps), and with [`Error::NoiseBudgetExhausted`] at the
-    /// end on a context without room for four levels.
-    pub fn apply(&self, gk: &GaloisKeys, a: &Ctxt, b: &Ctxt) -> Result<Ctxt> {
-        self.apply_with_progress(gk, a, b, &|_, _| {})
+    fn context(&self) -> &Context {
+        &self.ctx
     }
-
-    /// [`apply`](Self::apply) with a progress callback `(giant steps done, total)`.
-    pub fn apply_with_progress(
-        &self,
-        gk: &GaloisKeys,
-        a: &Ctxt,
-        b: &Ctxt,
-        progress: Progress<'_>,
-    ) -> Result<Ctxt> {
+    fn name(&self) -> &'static str {
+        "the witness map"
+    }
+    /// 4: three plaintext products and one ciphertext product.
+    fn levels(&self) -> u32 {
+        4
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::witness_map_ciphertext_bits(
+            self.ctx.ring_degree(),
+            self.ctx.plaintext_bits(),
+            self.n,
+        )
+    }
+    fn context_helper(&self) -> &'static str {
+        "witness_map_context"
+    }
+    /// The three stages' keys (the product needs the relinearization key every public key
+    /// carries).
+    fn galois_steps(&self) -> GaloisSteps {
+        let [a, b, c] = &self.stages;
+        a.0.galois_steps()
+            .union(&b.0.galois_steps())
+            .union(&c.0.galois_steps())
+    }
+    /// Giant steps in all, both inputs.
+    fn progress_total(&self) -> usize {
+        2 * self
+            .stages
+            .iter()
+            .map(|(p, _)| p.progress_total())
+            .sum::<usize>()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
+    }
+    /// `a` and `b`.
+    fn num_inputs(&self) -> usize {
+        2
+    }
+    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order).
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        self.check_len(x)?;
+        let (plan, encoded) = &self.stages[0];
+        plan.input_layout().encrypt_with(encoded.encoder(), pk, x)
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.check_len(x)?;
+        let (plan, encoded) = &self.stages[0];
+        plan.input_layout()
+            .encrypt_to_bytes_with(encoded.encoder(), sk, x)
+    }
+    /// The `n` coefficients of `h` (the last is 0 when the constraints hold, as in
+    /// ark-groth16's result).
+    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+        decrypt_quotient(sk, single(h, "the result")?, self.n)
+    }
+    /// The encrypted quotient from the encrypted `a` and `b` (one ciphertext each, in that
+    /// order, under one public key).
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
         self.check_keys(gk)?;
+        let [a, b] = x else {
+            return Err(Error::InvalidLength(format!(
+                "the witness map takes two ciphertexts (a, b), got {}",
+                x.len()
+            )));
+        };
         let total = self.progress_total();
         let per_input = total / 2;
         let (pa, pb) = rayon::join(
@@ -314,19 +308,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         );
         let mut h = pa?;
         h.mul_assign(&pb?)?;
-        crate::params::ensure_budget(
-            std::slice::from_ref(&h),
-            &self.ctx,
-            "the witness map",
-            "four levels",
-            crate::witness_map_ciphertext_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.n,
-            ),
-            "witness_map_context",
-        )?;
-        Ok(h)
+        Ok(vec![h])
     }
 }
 
@@ -345,7 +327,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 
     /// The three stages on one encrypted vector: the ciphertext whose plaintext polynomial
     /// is `A(Y)`, for `x` the evaluations of `A` on `H` (progress counted from 0 to half of
-    /// [`progress_total`](Self::progress_total)).
+    /// [`progress_total`](EncryptedTransform::progress_total)).
     pub(crate) fn interpolate(
         &self,
         gk: &GaloisKeys,

@@ -4,7 +4,10 @@
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{DiagonalCache, Direction, Fft, FftOptions, Matrix, PlanOptions, TransformPlan};
+use he_fft::{
+    CosetChange, DiagonalCache, Direction, EncryptedTransform, FftOptions, Matrix, OneProductFft,
+    PlanOptions, TransformPlan,
+};
 use helib_rs::{Error, GaloisKeys, GaloisSteps};
 
 mod common;
@@ -15,7 +18,7 @@ fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
 }
 
 /// Encrypts x, applies `fft`, decrypts; returns the result and its noise budget.
-fn run(fft: &Fft<Fr>, x: &[Fr]) -> (Vec<Fr>, f64) {
+fn run(fft: &impl EncryptedTransform<Fr>, x: &[Fr]) -> (Vec<Fr>, f64) {
     let k = keys();
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).expect("galois keys");
     let y = fft
@@ -38,14 +41,20 @@ fn coset_transforms_equal_ark_on_every_route() {
         let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
         let x = random_vector(n, log_n as u64);
         let fwd =
-            Fft::on_domain(&k.ctx, &coset, Direction::Forward, &FftOptions::default()).unwrap();
+            OneProductFft::on_domain(&k.ctx, &coset, Direction::Forward, &FftOptions::default())
+                .unwrap();
         let (y, budget) = run(&fwd, &x);
         assert!(budget > 0.0, "n = {n}: budget {budget}");
         assert_eq!(y, coset.fft(&x), "coset fft, n = {n}");
-        assert_eq!(fwd.direction(), Some(Direction::Forward));
+        assert_eq!(fwd.direction(), Direction::Forward);
         if [1, 8, N / 2, N, 2 * N].contains(&n) {
-            let inv =
-                Fft::on_domain(&k.ctx, &coset, Direction::Inverse, &FftOptions::default()).unwrap();
+            let inv = OneProductFft::on_domain(
+                &k.ctx,
+                &coset,
+                Direction::Inverse,
+                &FftOptions::default(),
+            )
+            .unwrap();
             assert_eq!(run(&inv, &x).0, coset.ifft(&x), "coset ifft, n = {n}");
         }
     }
@@ -59,7 +68,8 @@ fn the_offset_changes_the_result() {
     let x = random_vector(n, 7);
     // 7, not 5: 5 is BN254's Fr::GENERATOR, which the other tests use.
     let coset = subgroup(n).get_coset(Fr::from(7u64)).unwrap();
-    let fft = Fft::on_domain(&k.ctx, &coset, Direction::Forward, &FftOptions::default()).unwrap();
+    let fft = OneProductFft::on_domain(&k.ctx, &coset, Direction::Forward, &FftOptions::default())
+        .unwrap();
     let y = run(&fft, &x).0;
     assert_eq!(y, coset.fft(&x));
     assert_ne!(y, subgroup(n).fft(&x));
@@ -83,8 +93,8 @@ fn coset_changes_equal_ark_on_every_route() {
             (&g, &g, "identity"),
             (&h, &shifted, "shift"),
         ] {
-            let change = Fft::coset_change(&k.ctx, from, to, &FftOptions::default()).unwrap();
-            assert_eq!(change.direction(), None);
+            let change = CosetChange::new(&k.ctx, from, to, &FftOptions::default()).unwrap();
+            assert_eq!(change.to_domain(), to);
             assert!(change.encoded().is_cached(), "n = {n}: always cached");
             let (y, budget) = run(&change, &e);
             assert!(budget > 0.0, "n = {n} {what}: budget {budget}");
@@ -109,11 +119,8 @@ fn circulant_diagonals_cost_four_words_per_prime() {
     for n in [64, N / 2] {
         let h = subgroup(n);
         let g = h.get_coset(Fr::GENERATOR).unwrap();
-        let options = FftOptions {
-            cache: DiagonalCache::Never,
-            ..FftOptions::default()
-        };
-        let change = Fft::coset_change(&k.ctx, &h, &g, &options).unwrap();
+        let options = FftOptions::default().with_cache(DiagonalCache::Never);
+        let change = CosetChange::new(&k.ctx, &h, &g, &options).unwrap();
         let diagonals = change.plan().num_diagonals() as u64;
         assert_eq!(
             change.encoded().estimated_cache_bytes(&k.ctx),
@@ -126,19 +133,17 @@ fn circulant_diagonals_cost_four_words_per_prime() {
             "n = {n}: {held} bytes"
         );
         // The FFT of the same size holds 2n words per prime per diagonal.
-        let fft = Fft::on_domain(&k.ctx, &g, Direction::Forward, &FftOptions::default()).unwrap();
+        let fft = OneProductFft::on_domain(&k.ctx, &g, Direction::Forward, &FftOptions::default())
+            .unwrap();
         assert_eq!(
             fft.encoded().estimated_cache_bytes(&k.ctx),
             2 * n as u64 * 8 * primes * diagonals
         );
     }
     let h = subgroup(N);
-    let options = FftOptions {
-        cache: DiagonalCache::Never,
-        ..FftOptions::default()
-    };
+    let options = FftOptions::default().with_cache(DiagonalCache::Never);
     let change =
-        Fft::coset_change(&k.ctx, &h, &h.get_coset(Fr::GENERATOR).unwrap(), &options).unwrap();
+        CosetChange::new(&k.ctx, &h, &h.get_coset(Fr::GENERATOR).unwrap(), &options).unwrap();
     assert!(!change.encoded().is_cached());
 }
 
@@ -167,9 +172,10 @@ fn circulant_matrices_multiply_exactly() {
         let baby = if n >= 8 { Some(2) } else { None };
         for (i, m) in matrices.into_iter().enumerate() {
             assert!(m.is_circulant(), "n = {n}, matrix {i}");
-            let options = PlanOptions {
-                baby_steps: if i == 1 { baby } else { None },
-                ..PlanOptions::default()
+            let options = {
+                let mut plan = PlanOptions::default();
+                plan.baby_steps = if i == 1 { baby } else { None };
+                plan
             };
             let plan = TransformPlan::new(&k.ctx, n, &options).unwrap();
             let gk = GaloisKeys::generate(&k.sk, &plan.galois_steps()).unwrap();
@@ -233,15 +239,11 @@ fn coset_change_after_an_fft_chains() {
         let h = subgroup(n);
         let coset = h.get_coset(Fr::GENERATOR).unwrap();
         let x = random_vector(n, 500 + n as u64);
-        let fft = Fft::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
-        let options = FftOptions {
-            plan: PlanOptions {
-                half_rotated_input: true,
-                ..PlanOptions::default()
-            },
-            ..FftOptions::default()
-        };
-        let change = Fft::coset_change(&k.ctx, &h, &coset, &options).unwrap();
+        let fft =
+            OneProductFft::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let options =
+            FftOptions::default().with_plan(PlanOptions::default().with_half_rotated_input(true));
+        let change = CosetChange::new(&k.ctx, &h, &coset, &options).unwrap();
         assert_eq!(change.plan().input_layout(), fft.plan().output_layout());
         let steps = fft
             .galois_steps()
@@ -269,7 +271,7 @@ fn coset_change_errors_are_clear() {
         group_gen: h.group_gen().square(),
         ..h
     };
-    match Fft::coset_change(&k.ctx, &h, &other, &FftOptions::default()) {
+    match CosetChange::new(&k.ctx, &h, &other, &FftOptions::default()) {
         Err(Error::InvalidArgument(msg)) => assert!(msg.contains("generators"), "{msg}"),
         other => panic!("expected InvalidArgument, got {:?}", other.map(|_| ())),
     }
@@ -277,14 +279,14 @@ fn coset_change_errors_are_clear() {
         he_fft::coset_change_context::<Fr>(20000),
         Err(Error::InvalidArgument(msg)) if msg.contains("power of two")
     ));
-    match Fft::coset_change(&k.ctx, &subgroup(8), &subgroup(16), &FftOptions::default()) {
+    match CosetChange::new(&k.ctx, &subgroup(8), &subgroup(16), &FftOptions::default()) {
         Err(Error::InvalidArgument(msg)) => assert!(msg.contains("sizes 8 and 16"), "{msg}"),
         other => panic!("expected InvalidArgument, got {:?}", other.map(|_| ())),
     }
     // A coset beyond the layouts' reach is refused like an FFT of that size.
     let huge = Radix2EvaluationDomain::<Fr>::new(1 << 27).unwrap();
     assert!(matches!(
-        Fft::coset_change(&k.ctx, &huge, &huge, &FftOptions::default()),
+        CosetChange::new(&k.ctx, &huge, &huge, &FftOptions::default()),
         Err(Error::InvalidArgument(_))
     ));
 }

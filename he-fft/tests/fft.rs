@@ -6,8 +6,8 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use he_fft::{
-    required_ciphertext_bits, DiagonalCache, Direction, EncodedTransform, Fft, FftOptions, Layout,
-    Matrix, PlanOptions, TransformPlan,
+    required_ciphertext_bits, DiagonalCache, Direction, EncodedTransform, EncryptedTransform,
+    FftOptions, Layout, Matrix, OneProductFft, PlanOptions, TransformPlan,
 };
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps};
 
@@ -26,7 +26,7 @@ fn plain(n: usize, x: &[Fr], direction: Direction) -> Vec<Fr> {
 /// result's noise budget.
 fn check_size(n: usize, direction: Direction, options: &FftOptions, seed: u64) -> f64 {
     let k = keys();
-    let fft = Fft::<Fr>::new(&k.ctx, n, direction, options).expect("plan");
+    let fft = OneProductFft::<Fr>::new(&k.ctx, n, direction, options).expect("plan");
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).expect("galois keys");
     let x = random_vector(n, seed);
     let y = fft
@@ -69,7 +69,8 @@ fn inverse_every_size_up_to_2n() {
 fn secret_key_uploads_transform_exactly_with_more_budget() {
     let k = keys();
     for n in [16, N, 2 * N] {
-        let fft = Fft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let fft = OneProductFft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default())
+            .unwrap();
         let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
         let x = random_vector(n, 50 + n as u64);
         let upload = fft.encrypt_to_bytes(&k.sk, &x).unwrap();
@@ -112,15 +113,13 @@ fn secret_key_uploads_transform_exactly_with_more_budget() {
 fn round_trip_returns_the_input() {
     let Keys { ctx, sk, pk } = two_level_keys();
     for n in [2, 256, 2 * N] {
-        let fwd = Fft::<Fr>::new(ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
-        let inv_options = FftOptions {
-            plan: PlanOptions {
-                half_rotated_input: fwd.plan().output_layout().is_half_rotated(),
-                ..PlanOptions::default()
-            },
-            ..FftOptions::default()
-        };
-        let inv = Fft::<Fr>::new(ctx, n, Direction::Inverse, &inv_options).unwrap();
+        let fwd =
+            OneProductFft::<Fr>::new(ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+        let inv_options = FftOptions::default().with_plan(
+            PlanOptions::default()
+                .with_half_rotated_input(fwd.plan().output_layout().is_half_rotated()),
+        );
+        let inv = OneProductFft::<Fr>::new(ctx, n, Direction::Inverse, &inv_options).unwrap();
         assert_eq!(inv.plan().input_layout(), fwd.plan().output_layout());
         let steps: Vec<i64> = fwd
             .galois_steps()
@@ -146,11 +145,8 @@ fn grown_noise_inputs_run_lower() {
     let Keys { ctx, sk, pk } = two_level_keys();
     let n = 2 * N;
     for cache in [DiagonalCache::Always, DiagonalCache::Never] {
-        let options = FftOptions {
-            cache,
-            ..FftOptions::default()
-        };
-        let fft = Fft::<Fr>::new(ctx, n, Direction::Forward, &options).unwrap();
+        let options = FftOptions::default().with_cache(cache);
+        let fft = OneProductFft::<Fr>::new(ctx, n, Direction::Forward, &options).unwrap();
         let gk = GaloisKeys::generate(sk, &fft.galois_steps()).unwrap();
         let mut cts = fft.encrypt(pk, &random_vector(n, 300)).unwrap();
         // (p + 1) / 2: about 253 bits of noise growth.
@@ -181,14 +177,13 @@ fn uncached_and_reshaped_plans_agree() {
         (N, 16, 1),
         (2 * N, 64, 4),
     ] {
-        let options = FftOptions {
-            plan: PlanOptions {
-                baby_steps: Some(baby),
-                chains: Some(chains),
-                ..PlanOptions::default()
-            },
-            cache: DiagonalCache::Never,
-        };
+        let options = FftOptions::default()
+            .with_plan(
+                PlanOptions::default()
+                    .with_baby_steps(baby)
+                    .with_chains(chains),
+            )
+            .with_cache(DiagonalCache::Never);
         check_size(n, Direction::Forward, &options, 40 + n as u64);
     }
 }
@@ -231,15 +226,7 @@ fn general_matrices_by_rows_and_diagonals() {
 #[test]
 fn plans_request_few_keys() {
     let k = keys();
-    let plan = TransformPlan::new(
-        &k.ctx,
-        1024,
-        &PlanOptions {
-            chains: Some(2),
-            ..PlanOptions::default()
-        },
-    )
-    .unwrap();
+    let plan = TransformPlan::new(&k.ctx, 1024, &PlanOptions::default().with_chains(2)).unwrap();
     let steps = plan.galois_steps();
     // 512 diagonals per row: 32 baby steps (31 keys), giant step 32, one chain offset, h = 512.
     assert_eq!(steps.requested_steps().len(), 31 + 1 + 1 + 1);
@@ -253,7 +240,7 @@ fn errors_are_clear() {
     let k = keys();
     // Not a power of two.
     assert!(matches!(
-        Fft::<Fr>::new(&k.ctx, 12, Direction::Forward, &FftOptions::default()),
+        OneProductFft::<Fr>::new(&k.ctx, 12, Direction::Forward, &FftOptions::default()),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(Layout::new(0, N), Err(Error::InvalidArgument(_))));
@@ -270,7 +257,7 @@ fn errors_are_clear() {
     for n in [2 * most, 1 << 40, 1 << 62] {
         assert!(matches!(Layout::new(n, N), Err(Error::InvalidArgument(_))));
         assert!(matches!(
-            Fft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()),
+            OneProductFft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()),
             Err(Error::InvalidArgument(_))
         ));
     }
@@ -282,8 +269,20 @@ fn errors_are_clear() {
     assert_eq!((d.entry(3, 0), d.entry(usize::MAX, 1)), (None, None));
     // An absurd field size saturates instead of wrapping to a small modulus.
     assert_eq!(required_ciphertext_bits(N, u32::MAX, 2), u32::MAX);
+    // Any shape pads to a power of two; an empty side or cyclic diagonals of another size
+    // are errors.
+    let odd = Matrix::<Fr>::from_fn(3, |_, _| Fr::from(0u64)).unwrap();
+    assert_eq!((odd.shape(), odd.dim()), ((3, 3), 4));
     assert!(matches!(
-        Matrix::<Fr>::from_fn(3, |_, _| Fr::from(0u64)),
+        Matrix::<Fr>::from_fn_with_shape(0, 4, |_, _| Fr::from(0u64)),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Matrix::from_diagonals(vec![vec![Fr::from(1u64); 3]; 3]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Matrix::<Fr>::from_rows(vec![]),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(
@@ -296,7 +295,8 @@ fn errors_are_clear() {
         Err(Error::InvalidArgument(_))
     ));
 
-    let fft = Fft::<Fr>::new(&k.ctx, 64, Direction::Forward, &FftOptions::default()).unwrap();
+    let fft =
+        OneProductFft::<Fr>::new(&k.ctx, 64, Direction::Forward, &FftOptions::default()).unwrap();
     // A vector of the wrong length.
     assert!(matches!(
         fft.encrypt(&k.pk, &random_vector(65, 1)),
@@ -318,29 +318,14 @@ fn errors_are_clear() {
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
     assert!(matches!(fft.apply(&gk, &[]), Err(Error::InvalidLength(_))));
     // An encoding built for another plan.
-    let other = TransformPlan::new(
-        &k.ctx,
-        64,
-        &PlanOptions {
-            baby_steps: Some(2),
-            ..PlanOptions::default()
-        },
-    )
-    .unwrap();
+    let other = TransformPlan::new(&k.ctx, 64, &PlanOptions::default().with_baby_steps(2)).unwrap();
     assert!(matches!(
         other.execute(fft.encoded(), &gk, &x),
         Err(Error::InvalidArgument(_))
     ));
     // Baby steps that do not divide the work.
     assert!(matches!(
-        TransformPlan::new(
-            &k.ctx,
-            64,
-            &PlanOptions {
-                baby_steps: Some(3),
-                ..PlanOptions::default()
-            }
-        ),
+        TransformPlan::new(&k.ctx, 64, &PlanOptions::default().with_baby_steps(3)),
         Err(Error::InvalidArgument(_))
     ));
     // A matrix of another size.

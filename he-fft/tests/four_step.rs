@@ -9,7 +9,7 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, Keys, N};
-use he_fft::{four_step_fft_context, Direction, FftOptions, FourStepFft};
+use he_fft::{four_step_fft_context, Direction, EncryptedTransform, FftOptions, FourStepFft};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, PubKey, SecKey};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
@@ -198,7 +198,7 @@ fn errors_are_clear() {
     }
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
     match fft.apply(&gk, &x[..1]) {
-        Err(Error::InvalidLength(m)) => assert!(m.contains("spans 2 ciphertexts"), "{m}"),
+        Err(Error::InvalidLength(m)) => assert!(m.contains("2 ciphertext(s) each"), "{m}"),
         other => panic!("{other:?}"),
     }
     // Two levels' modulus is not enough: the budget error names the context helper.

@@ -7,10 +7,10 @@ use ark_ff::Zero;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{
-    four_step_witness_map_ciphertext_bits, witness_map_for, EncryptedWitnessMap, FftOptions,
-    FourStepWitnessMap, WitnessMap,
+    four_step_witness_map_ciphertext_bits, witness_map_for, EncryptedTransform,
+    EncryptedWitnessMap, FftOptions, FourStepWitnessMap, WitnessMap,
 };
-use helib_rs::{Context, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
 
 mod common;
@@ -24,15 +24,16 @@ fn map_keys() -> &'static Keys {
 
 fn run(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<Fr>, f64) {
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).expect("galois keys");
-    let [a, b] = [a, b].map(|v| map.encrypt_input(&k.pk, v).expect("encrypt"));
+    let mut x = map.encrypt(&k.pk, a).expect("encrypt");
+    x.extend(map.encrypt(&k.pk, b).expect("encrypt"));
     let h = map
-        .compute(Some(&gk), &a, &b, &|_, _| {})
+        .witness_map(Some(&gk), &x, &|_, _| {})
         .expect("witness map");
     let budget = h
         .iter()
         .map(|c| c.noise_budget())
         .fold(f64::INFINITY, f64::min);
-    (map.decrypt_quotient(&k.sk, &h).expect("decrypt"), budget)
+    (map.decrypt(&k.sk, &h).expect("decrypt"), budget)
 }
 
 fn satisfied(n: usize, seed: u64) -> [Vec<Fr>; 3] {
@@ -109,16 +110,12 @@ fn secret_key_upload() {
     let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     let [a, b, c] = satisfied(n, 5);
-    let [ea, eb] = [&a, &b].map(|v| {
-        map.encrypt_to_bytes(&k.sk, v)
-            .unwrap()
-            .iter()
-            .map(|bytes| helib_rs::Ctxt::from_bytes(&k.pk, bytes).unwrap())
-            .collect::<Vec<_>>()
-    });
-    let h = map
-        .decrypt(&k.sk, &map.apply(&gk, &ea, &eb).unwrap())
-        .unwrap();
+    let x: Vec<Ctxt> = [&a, &b]
+        .iter()
+        .flat_map(|v| map.encrypt_to_bytes(&k.sk, v).unwrap())
+        .map(|bytes| Ctxt::from_bytes(&k.pk, &bytes).unwrap())
+        .collect();
+    let h = map.decrypt(&k.sk, &map.apply(&gk, &x).unwrap()).unwrap();
     he_fft::check::quotient(&Radix2EvaluationDomain::new(n).unwrap(), &a, &b, &c, &h)
         .expect("the owner's check");
 }
@@ -135,12 +132,10 @@ fn errors() {
     let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
     assert!(matches!(e, Error::InvalidLength(_)), "{e}");
     let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
+    let ab: Vec<Ctxt> = a.iter().chain(&b).map(|c| c.try_clone().unwrap()).collect();
     // Missing keys: none, or the row map's without the first step's.
     let none = GaloisKeys::generate(&k.sk, &GaloisSteps::new()).unwrap();
-    assert!(matches!(
-        map.apply(&none, &a, &b),
-        Err(Error::MissingKey(_))
-    ));
+    assert!(matches!(map.apply(&none, &ab), Err(Error::MissingKey(_))));
     let steps = map.galois_steps();
     let without_first_step = GaloisSteps::new().steps(
         steps
@@ -151,27 +146,24 @@ fn errors() {
     );
     let partial = GaloisKeys::generate(&k.sk, &without_first_step).unwrap();
     assert!(matches!(
-        map.apply(&partial, &a, &b),
+        map.apply(&partial, &ab),
         Err(Error::MissingKey(_))
     ));
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     // Wrong ciphertext counts, and inputs laid out for the one-ciphertext map.
-    assert!(matches!(
-        map.apply(&gk, &a[..0], &b),
-        Err(Error::InvalidLength(_))
-    ));
+    assert!(matches!(map.apply(&gk, &b), Err(Error::InvalidLength(_))));
     let small = WitnessMap::<Fr>::new(&k.ctx, N / 2, &FftOptions::default()).unwrap();
     let other = small.encrypt(&k.pk, &random_vector(N / 2, 4)).unwrap();
-    let e = map
-        .apply(&gk, &[other.try_clone().unwrap()], &b)
-        .unwrap_err();
+    let mut x: Vec<Ctxt> = vec![other[0].try_clone().unwrap()];
+    x.extend(b);
+    let e = map.apply(&gk, &x).unwrap_err();
     assert!(matches!(e, Error::Mismatch(_)), "{e}");
     assert!(matches!(
         map.decrypt(&k.sk, &a),
         Err(Error::InvalidLength(_))
     ));
     // The one-ciphertext route through the trait refuses several ciphertexts.
-    let two = [other.try_clone().unwrap(), other.try_clone().unwrap()];
-    let e = EncryptedWitnessMap::compute(&small, Some(&gk), &two, &two, &|_, _| {}).unwrap_err();
+    let four: Vec<Ctxt> = (0..4).map(|_| other[0].try_clone().unwrap()).collect();
+    let e = small.witness_map(Some(&gk), &four, &|_, _| {}).unwrap_err();
     assert!(matches!(e, Error::InvalidLength(_)), "{e}");
 }

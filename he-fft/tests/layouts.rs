@@ -4,7 +4,7 @@
 
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{Direction, Fft, FftOptions, Transposed, TwoStageFft};
+use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft, Transposed, TwoStageFft};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, PubKey, SecKey};
 
 mod common;
@@ -55,7 +55,8 @@ fn wrong_chains_are_refused_and_right_ones_work() {
         &FftOptions::default(),
     )
     .unwrap();
-    let one = Fft::<Fr>::new(&ctx, n, Direction::Inverse, &FftOptions::default()).unwrap();
+    let one =
+        OneProductFft::<Fr>::new(&ctx, n, Direction::Inverse, &FftOptions::default()).unwrap();
     let steps = [
         fft.galois_steps(),
         natural.galois_steps(),

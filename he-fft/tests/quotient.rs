@@ -5,11 +5,11 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field, One, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{quotient_context, FftOptions, Quotient};
+use he_fft::{quotient_context, EncryptedTransform, FftOptions, Quotient};
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 mod common;
-use common::{evaluations, keys, quotient_keys, random_r1cs, random_vector, Keys, N};
+use common::{evaluations, joined, keys, quotient_keys, random_r1cs, random_vector, Keys, N};
 
 /// `coset.ifft((a' b' - c') / Z_H(g))` with `a' = coset.fft(H.ifft(a))`, step by step as
 /// ark-groth16 does it.
@@ -26,7 +26,7 @@ fn plain_quotient(a: &[Fr], b: &[Fr], c: &[Fr], offset: Fr) -> Vec<Fr> {
 fn run(k: &Keys, q: &Quotient<Fr>, a: &[Fr], b: &[Fr], c: &[Fr]) -> (Vec<Fr>, f64) {
     let gk = GaloisKeys::generate(&k.sk, &q.galois_steps()).expect("galois keys");
     let [a, b, c] = [a, b, c].map(|v| q.encrypt(&k.pk, v).expect("encrypt"));
-    let h = q.apply(&gk, &a, &b, &c).expect("quotient");
+    let h = q.apply(&gk, &joined(&[&a, &b, &c])).expect("quotient");
     let budget = h
         .iter()
         .map(|c| c.noise_budget())
@@ -118,23 +118,23 @@ fn errors() {
     assert!(!from.requested_steps().contains(&(n as i64 / 2)));
     assert!(to.requested_steps().contains(&(n as i64 / 2)));
     let partial = GaloisKeys::generate(&k.sk, &from).unwrap();
-    let e = q.apply(&partial, &a, &b, &c).unwrap_err();
+    let e = q.apply(&partial, &joined(&[&a, &b, &c])).unwrap_err();
     assert!(
         matches!(&e, Error::MissingKey(m) if m.contains("by 8")),
         "{e}"
     );
     let all = GaloisKeys::generate(&k.sk, &q.galois_steps()).unwrap();
     let none = GaloisKeys::generate(&k.sk, &GaloisSteps::new()).unwrap();
-    let e = q.apply(&none, &a, &b, &c).unwrap_err();
+    let e = q.apply(&none, &joined(&[&a, &b, &c])).unwrap_err();
     assert!(
         matches!(&e, Error::MissingKey(m) if m.contains("row")),
         "{e}"
     );
 
     // Wrong number of ciphertexts.
-    let e = q.apply(&all, &a, &b, &[]).unwrap_err();
+    let e = q.apply(&all, &joined(&[&a, &b])).unwrap_err();
     assert!(
-        matches!(&e, Error::InvalidLength(m) if m.contains("each of a, b, c")),
+        matches!(&e, Error::InvalidLength(m) if m.contains("3 input vector")),
         "{e}"
     );
 
@@ -142,7 +142,7 @@ fn errors() {
     let sk2 = SecKey::generate(&k.ctx).unwrap();
     let pk2 = PubKey::generate(&sk2).unwrap();
     let b2 = q.encrypt(&pk2, &random_vector(n, 80)).unwrap();
-    let e = q.apply(&all, &a, &b2, &c).unwrap_err();
+    let e = q.apply(&all, &joined(&[&a, &b2, &c])).unwrap_err();
     assert!(matches!(e, Error::Mismatch(_)), "{e}");
 
     // A context sized for one transform has no room for three levels.
@@ -150,7 +150,7 @@ fn errors() {
     let q1 = Quotient::<Fr>::new(&one.ctx, n, &FftOptions::default()).unwrap();
     let gk1 = GaloisKeys::generate(&one.sk, &q1.galois_steps()).unwrap();
     let [a1, b1, c1] = [0, 1, 2].map(|i| q1.encrypt(&one.pk, &random_vector(n, 90 + i)).unwrap());
-    let e = q1.apply(&gk1, &a1, &b1, &c1).unwrap_err();
+    let e = q1.apply(&gk1, &joined(&[&a1, &b1, &c1])).unwrap_err();
     assert!(
         matches!(&e, Error::NoiseBudgetExhausted(m) if m.contains("quotient_context")),
         "{e}"
@@ -173,7 +173,7 @@ fn secret_key_upload() {
             .collect::<Vec<_>>()
     });
     let h = q
-        .decrypt(&k.sk, &q.apply(&gk, &a, &b, &c).unwrap())
+        .decrypt(&k.sk, &q.apply(&gk, &joined(&[&a, &b, &c])).unwrap())
         .unwrap();
     assert_eq!(
         h,

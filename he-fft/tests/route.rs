@@ -1,4 +1,4 @@
-//! Route and FftRoute: which route `fastest` picks for a size, and all three routes behind
+//! Route and Fft: which route `fastest` picks for a size, and all three routes behind
 //! one interface against ark-poly.
 
 mod common;
@@ -9,7 +9,7 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, toy_keys, Keys, N};
-use he_fft::{Direction, FftOptions, FftRoute, Route};
+use he_fft::{Direction, EncryptedTransform, Fft, FftOptions, Route};
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
@@ -28,13 +28,13 @@ fn fastest_picks_the_route_by_size() {
         assert_eq!(Route::fastest_for(n), route, "n = {n}");
     }
     let options = FftOptions::default();
-    let small = FftRoute::fastest(&subgroup(256), Direction::Forward, &options).unwrap();
+    let small = Fft::fastest(&subgroup(256), Direction::Forward, &options).unwrap();
     assert_eq!(small.route(), Route::OneProduct, "{small:?}");
     assert_eq!((small.len(), small.levels()), (256, 1));
     assert_eq!(small.context().ring_degree(), 32768);
 
     let coset = subgroup(4096).get_coset(Fr::GENERATOR).unwrap();
-    let large = FftRoute::fastest(&coset, Direction::Inverse, &options).unwrap();
+    let large = Fft::fastest(&coset, Direction::Inverse, &options).unwrap();
     assert_eq!(large.route(), Route::TwoStages, "{large:?}");
     assert_eq!((large.len(), large.levels()), (4096, 2));
     assert_eq!(large.context().ring_degree(), 65536);
@@ -49,7 +49,7 @@ fn keys() -> &'static Keys {
 
 /// One transform per route (`N/2` values for one product and two stages, one slot row; `2N`
 /// for four steps, four ciphertexts) per direction, on the subgroup and on a coset.
-fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, FftRoute<Fr>)> {
+fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, Fft<Fr>)> {
     let ctx = &keys().ctx;
     let mut out = Vec::new();
     for (route, n) in [
@@ -60,7 +60,7 @@ fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, FftRoute<Fr>)> {
         let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
         for domain in [subgroup(n), coset] {
             for direction in [Direction::Forward, Direction::Inverse] {
-                let fft = FftRoute::new(route, ctx, &domain, direction, &FftOptions::default());
+                let fft = Fft::new(route, ctx, &domain, direction, &FftOptions::default());
                 out.push((domain, direction, fft.unwrap()));
             }
         }

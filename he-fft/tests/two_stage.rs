@@ -7,7 +7,10 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, two_level_keys, N};
-use he_fft::{DiagonalCache, Direction, Fft, FftOptions, PlanOptions, Transposed, TwoStageFft};
+use he_fft::{
+    DiagonalCache, Direction, EncryptedTransform, FftOptions, OneProductFft, PlanOptions,
+    Transposed, TwoStageFft,
+};
 use helib_rs::{Context, Error, GaloisKeys, PubKey, SecKey};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
@@ -55,14 +58,14 @@ fn unbalanced_splits_and_shapes_equal_ark() {
         (512, None, Some(2), DiagonalCache::Never),
         (512, Some(1), None, DiagonalCache::Always),
     ] {
-        let options = FftOptions {
-            plan: PlanOptions {
-                baby_steps: baby,
-                chains,
-                ..PlanOptions::default()
-            },
-            cache,
-        };
+        let options = FftOptions::default()
+            .with_plan({
+                let mut plan = PlanOptions::default();
+                plan.baby_steps = baby;
+                plan.chains = chains;
+                plan
+            })
+            .with_cache(cache);
         let fft = TwoStageFft::new(&k.ctx, n, Direction::Forward, &options).unwrap();
         let (n1, n2) = fft.split();
         assert_eq!((n1 * n2, n1), (n, 2 * n2), "n = {n}");
@@ -159,7 +162,8 @@ fn fewer_products_than_one_stage() {
     let n = 1024;
     let two =
         TwoStageFft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
-    let one = Fft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
+    let one =
+        OneProductFft::<Fr>::new(&k.ctx, n, Direction::Forward, &FftOptions::default()).unwrap();
     // n1 = n2 = 32: 16 stage-1 diagonals (rows split) and 64 around the main one, against 512.
     assert_eq!(two.split(), (32, 32));
     assert_eq!(two.num_diagonals(), 16 + 64);

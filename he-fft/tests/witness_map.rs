@@ -5,7 +5,9 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{witness_map_ciphertext_bits, witness_map_context, FftOptions, WitnessMap};
+use he_fft::{
+    witness_map_ciphertext_bits, witness_map_context, EncryptedTransform, FftOptions, WitnessMap,
+};
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
 
@@ -33,9 +35,10 @@ fn plain_quotient(a: &[Fr], b: &[Fr], c: &[Fr]) -> Vec<Fr> {
 
 fn run(k: &Keys, map: &WitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<Fr>, f64) {
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).expect("galois keys");
-    let [a, b] = [a, b].map(|v| map.encrypt(&k.pk, v).expect("encrypt"));
-    let h = map.apply(&gk, &a, &b).expect("witness map");
-    let budget = h.noise_budget();
+    let mut x = map.encrypt(&k.pk, a).expect("encrypt");
+    x.extend(map.encrypt(&k.pk, b).expect("encrypt"));
+    let h = map.apply(&gk, &x).expect("witness map");
+    let budget = h[0].noise_budget();
     (map.decrypt(&k.sk, &h).expect("decrypt"), budget)
 }
 
@@ -86,11 +89,12 @@ fn secret_key_upload() {
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     let (a, b) = (random_vector(n, 1), random_vector(n, 2));
     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-    let [ea, eb] = [&a, &b]
-        .map(|v| Ctxt::from_bytes(&k.pk, &map.encrypt_to_bytes(&k.sk, v).unwrap()).unwrap());
-    let h = map
-        .decrypt(&k.sk, &map.apply(&gk, &ea, &eb).unwrap())
-        .unwrap();
+    let x: Vec<Ctxt> = [&a, &b]
+        .iter()
+        .flat_map(|v| map.encrypt_to_bytes(&k.sk, v).unwrap())
+        .map(|bytes| Ctxt::from_bytes(&k.pk, &bytes).unwrap())
+        .collect();
+    let h = map.decrypt(&k.sk, &map.apply(&gk, &x).unwrap()).unwrap();
     assert_eq!(h, plain_quotient(&a, &b, &c));
     he_fft::check::quotient(&Radix2EvaluationDomain::new(n).unwrap(), &a, &b, &c, &h)
         .expect("the owner's check");
@@ -108,21 +112,33 @@ fn errors() {
     let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
     assert!(matches!(e, Error::InvalidLength(_)), "{e}");
     let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
+    let ab: Vec<Ctxt> = [&a, &b]
+        .iter()
+        .flat_map(|v| v.iter())
+        .map(|c| c.try_clone().unwrap())
+        .collect();
     let none = GaloisKeys::generate(&k.sk, &GaloisSteps::new()).unwrap();
-    let e = map.apply(&none, &a, &b).unwrap_err();
+    let e = map.apply(&none, &ab).unwrap_err();
     assert!(matches!(e, Error::MissingKey(_)), "{e}");
-    // b under another key.
+    // One input alone.
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+    let e = map.apply(&gk, &a).unwrap_err();
+    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    // b under another key.
     let sk2 = SecKey::generate(&k.ctx).unwrap();
     let pk2 = PubKey::generate(&sk2).unwrap();
-    let b2 = map.encrypt(&pk2, &random_vector(n, 4)).unwrap();
-    assert!(matches!(map.apply(&gk, &a, &b2), Err(Error::Mismatch(_))));
+    let mut ab2 = a;
+    ab2.extend(map.encrypt(&pk2, &random_vector(n, 4)).unwrap());
+    assert!(matches!(map.apply(&gk, &ab2), Err(Error::Mismatch(_))));
     // A context sized for one transform has no room for four levels.
     let one = keys();
     let m1 = WitnessMap::<Fr>::new(&one.ctx, n, &FftOptions::default()).unwrap();
     let gk1 = GaloisKeys::generate(&one.sk, &m1.galois_steps()).unwrap();
-    let [a1, b1] = [5, 6].map(|s| m1.encrypt(&one.pk, &random_vector(n, s)).unwrap());
-    let e = m1.apply(&gk1, &a1, &b1).unwrap_err();
+    let ab1: Vec<Ctxt> = [5, 6]
+        .iter()
+        .flat_map(|&s| m1.encrypt(&one.pk, &random_vector(n, s)).unwrap())
+        .collect();
+    let e = m1.apply(&gk1, &ab1).unwrap_err();
     assert!(
         matches!(&e, Error::NoiseBudgetExhausted(m) if m.contains("witness_map_context")),
         "{e}"
@@ -155,11 +171,17 @@ fn client_assisted_equals_the_plain_quotient() {
         let b = random_vector(n, 5 * n as u64);
         let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
         let map = he_fft::ClientAssistedWitnessMap::new(&k.ctx, n).unwrap();
-        let [ea, eb] = [&a, &b]
-            .map(|v| Ctxt::from_bytes(&k.pk, &map.encrypt_to_bytes(&k.sk, v).unwrap()).unwrap());
-        let h = map.apply(&ea, &eb).unwrap();
-        assert!(h.noise_budget() > 0.0);
-        println!("client-assisted n = {n}: {:.1} bits left", h.noise_budget());
+        let x: Vec<Ctxt> = [&a, &b]
+            .iter()
+            .flat_map(|v| map.encrypt_to_bytes(&k.sk, v).unwrap())
+            .map(|bytes| Ctxt::from_bytes(&k.pk, &bytes).unwrap())
+            .collect();
+        let h = map.multiply(&x).unwrap();
+        assert!(h[0].noise_budget() > 0.0);
+        println!(
+            "client-assisted n = {n}: {:.1} bits left",
+            h[0].noise_budget()
+        );
         assert_eq!(
             map.decrypt(&k.sk, &h).unwrap(),
             plain_quotient(&a, &b, &c),

@@ -21,7 +21,7 @@ pub enum Route {
 
 /// Whoever computes the witness map on ciphertexts: it receives the encrypted evaluations `a`
 /// and `b` (one byte string per ciphertext, from
-/// [`EncryptedWitnessMap::encrypt_input_to_bytes`]) and returns the encrypted `h` (one byte
+/// [`EncryptedTransform::encrypt_to_bytes`](he_fft::EncryptedTransform::encrypt_to_bytes)) and returns the encrypted `h` (one byte
 /// string per [`Ctxt`]). It never sees the secret key. Implement it to send the bytes to a
 /// remote server; [`InProcessServer`] computes in this process.
 pub trait WitnessServer: Send + Sync {
@@ -42,7 +42,7 @@ pub struct InProcessServer<F: FftField + PrimeField> {
 
 impl<F: FftField + PrimeField> InProcessServer<F> {
     /// A server for domain size `n` on `ctx`, with the owner's public and Galois keys (the
-    /// latter for at least the map's [`galois_steps`](EncryptedWitnessMap::galois_steps)):
+    /// latter for at least the map's [`galois_steps`](he_fft::EncryptedTransform::galois_steps)):
     /// [`he_fft::WitnessMap`] up to `n = N/2`, [`he_fft::FourStepWitnessMap`] beyond.
     pub fn new(
         ctx: &Context,
@@ -88,8 +88,9 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
                 .map(|bytes| Ctxt::from_bytes(&self.pk, bytes))
                 .collect::<helib_rs::Result<_>>()?)
         };
-        let (a, b) = (read(a)?, read(b)?);
-        let h = self.map.compute(self.gk.as_ref(), &a, &b, &|_, _| {})?;
+        let mut x = read(a)?;
+        x.extend(read(b)?);
+        let h = self.map.witness_map(self.gk.as_ref(), &x, &|_, _| {})?;
         h.into_iter()
             .map(|mut t| {
                 // Fewer primes on the way back, the budget kept.

@@ -25,10 +25,7 @@ fn owner_map<F: FftField + PrimeField>(
         Route::ServerOnly => he_fft::witness_map_for(
             ctx,
             n,
-            &FftOptions {
-                cache: DiagonalCache::Never,
-                ..FftOptions::default()
-            },
+            &FftOptions::default().with_cache(DiagonalCache::Never),
         )?,
         Route::ClientAssisted => Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
     })
@@ -156,10 +153,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     /// 9.4 s of encoding, then 13.9 s and 11.1 GiB with the default cache). A server that
     /// proves many times at one size caches them: [`in_process_with`](Self::in_process_with).
     pub fn in_process_on(context: Context, n: usize, route: Route) -> Result<(Self, Setup), Error> {
-        let options = FftOptions {
-            cache: DiagonalCache::Never,
-            ..FftOptions::default()
-        };
+        let options = FftOptions::default().with_cache(DiagonalCache::Never);
         Self::in_process_with(context, n, route, &options)
     }
 
@@ -292,8 +286,8 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     pub fn encrypt(&self, e: &Evaluations<F>) -> Result<(Ciphertexts, Ciphertexts), Error> {
         self.check_size(e.len())?;
         Ok((
-            self.map.encrypt_input_to_bytes(&self.sk, &e.a)?,
-            self.map.encrypt_input_to_bytes(&self.sk, &e.b)?,
+            self.map.encrypt_to_bytes(&self.sk, &e.a)?,
+            self.map.encrypt_to_bytes(&self.sk, &e.b)?,
         ))
     }
 
@@ -314,7 +308,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             .iter()
             .map(helib_rs::Ctxt::noise_budget)
             .fold(f64::INFINITY, f64::min);
-        let h = self.map.decrypt_quotient(&self.sk, &h)?;
+        let h = self.map.decrypt(&self.sk, &h)?;
         let decrypt = t.elapsed();
         let t = Instant::now();
         let domain = Radix2EvaluationDomain::<F>::new(e.len())

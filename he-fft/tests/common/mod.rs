@@ -125,3 +125,14 @@ pub fn evaluations(m: &[R1csMatrix; 3], z: &[Fr], inputs: usize, n: usize) -> [V
     a[m[0].len()..m[0].len() + inputs].copy_from_slice(&z[..inputs]);
     [a, eval(&m[1]), eval(&m[2])]
 }
+
+/// The ciphertexts of several input vectors, one after the other, as a transform of several
+/// inputs takes them.
+#[allow(dead_code)]
+pub fn joined(parts: &[&[Ctxt]]) -> Vec<Ctxt> {
+    parts
+        .iter()
+        .flat_map(|p| p.iter())
+        .map(|c| c.try_clone().expect("clone"))
+        .collect()
+}

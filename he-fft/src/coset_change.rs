@@ -1,0 +1,106 @@
+//! [`CosetChange`]: evaluations on one coset to evaluations on another, in one product.
+
+use std::fmt;
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+
+use crate::{
+    coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, Progress, TransformPlan,
+};
+
+/// Evaluations on coset `from` to evaluations on coset `to` of the same size (either may be
+/// the subgroup itself): decrypting gives `to.fft(&from.ifft(e))` exactly.
+///
+/// This is a prover's move from the evaluation domain to the coset its quotient is computed
+/// on (an inverse FFT and a coset FFT) as one plaintext-matrix product. The matrix is
+/// circulant ([`coset_change_matrix`]): for `n <= N/2` its diagonals are constants per slot
+/// row, encoded in no time and held in 4 words per prime each (7 MiB for all of them at
+/// `n = 32768`), so the server's work is the rotations and products alone. At `n > N/2` it
+/// takes the general route and costs as much as an FFT;
+/// [`coset_change_context`](crate::coset_change_context) picks a ring that avoids that.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use ark_ff::FftField;
+/// use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+/// use he_fft::{CosetChange, EncryptedTransform, FftOptions};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
+///     .allow_insecure(true).build()?; // toy size, insecure
+/// let h = Radix2EvaluationDomain::<Fr>::new(8).unwrap();
+/// let coset = h.get_coset(Fr::GENERATOR).unwrap();
+/// let change = CosetChange::new(&ctx, &h, &coset, &FftOptions::default())?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &change.galois_steps())?;
+///
+/// let e: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+/// let y = change.apply(&gk, &change.encrypt(&pk, &e)?)?;
+/// assert_eq!(change.decrypt(&sk, &y)?, coset.fft(&h.ifft(&e)));
+/// # Ok(())
+/// # }
+/// ```
+pub struct CosetChange<F: FftField + PrimeField> {
+    from: Radix2EvaluationDomain<F>,
+    to: Radix2EvaluationDomain<F>,
+    product: MatrixProduct<F>,
+}
+
+impl<F: FftField + PrimeField> CosetChange<F> {
+    /// Plans and encodes the change from `from` to `to` on `ctx`.
+    pub fn new(
+        ctx: &Context,
+        from: &Radix2EvaluationDomain<F>,
+        to: &Radix2EvaluationDomain<F>,
+        options: &FftOptions,
+    ) -> Result<Self> {
+        let n = from.size();
+        let product =
+            MatrixProduct::with_matrix(ctx, n, (n, n), options, || coset_change_matrix(from, to))?;
+        Ok(CosetChange {
+            from: *from,
+            to: *to,
+            product,
+        })
+    }
+
+    /// The domain the input's evaluations are on.
+    pub fn from_domain(&self) -> &Radix2EvaluationDomain<F> {
+        &self.from
+    }
+
+    /// The domain the output's evaluations are on.
+    pub fn to_domain(&self) -> &Radix2EvaluationDomain<F> {
+        &self.to
+    }
+
+    /// The BSGS plan (layout, steps, levels, rotations).
+    pub fn plan(&self) -> &TransformPlan {
+        self.product.plan()
+    }
+
+    /// The encoded diagonals.
+    pub fn encoded(&self) -> &crate::EncodedTransform<F> {
+        self.product.encoded()
+    }
+}
+
+crate::matrix_product::transform_via_product!(
+    CosetChange,
+    "the coset change",
+    "coset_change_context"
+);
+
+impl<F: FftField + PrimeField> fmt::Debug for CosetChange<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CosetChange")
+            .field("n", &self.len())
+            .field("product", &self.product)
+            .finish()
+    }
+}

@@ -1,0 +1,241 @@
+//! [`MatrixProduct`]: a plaintext matrix of any shape times an encrypted vector, in one
+//! level.
+
+use std::fmt;
+
+use ark_ff::{FftField, PrimeField};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+
+use crate::{EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformPlan};
+
+/// `y = M x` for a plaintext `m x n` matrix `M` and an encrypted vector `x` of `n` values:
+/// one BSGS product ([`TransformPlan`]) at one multiplicative level.
+///
+/// The matrix may have any shape up to the slot count: the product runs on the least square
+/// power-of-two size holding it ([`Matrix::dim`]), [`encrypt`](EncryptedTransform::encrypt)
+/// pads `x` with zeros, and [`decrypt`](EncryptedTransform::decrypt) returns the `m` values
+/// of `y`. [`plan`](Self::plan) reports the cost (rotations, diagonals, keys).
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::{EncryptedTransform, FftOptions, Matrix, MatrixProduct};
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 4))
+///     .allow_insecure(true).build()?; // toy size, insecure
+/// // A 2 x 3 matrix: y = (x0 + 2 x1 + 3 x2, 4 x0 + 5 x1 + 6 x2).
+/// let m = Matrix::from_rows(vec![
+///     [1u64, 2, 3].map(Fr::from).to_vec(),
+///     [4u64, 5, 6].map(Fr::from).to_vec(),
+/// ])?;
+/// let product = MatrixProduct::new(&ctx, m, &FftOptions::default())?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &product.galois_steps())?;
+/// let x = product.encrypt(&pk, &[1u64, 1, 2].map(Fr::from))?;
+/// let y = product.decrypt(&sk, &product.apply(&gk, &x)?)?;
+/// assert_eq!(y, [9u64, 21].map(Fr::from).to_vec());
+/// # Ok(())
+/// # }
+/// ```
+pub struct MatrixProduct<F: FftField + PrimeField> {
+    ctx: Context,
+    shape: (usize, usize),
+    plan: TransformPlan,
+    encoded: EncodedTransform<F>,
+}
+
+impl<F: FftField + PrimeField> MatrixProduct<F> {
+    /// Plans and encodes the product by `matrix` on `ctx`.
+    pub fn new(ctx: &Context, matrix: Matrix<F>, options: &FftOptions) -> Result<Self> {
+        let (dim, shape) = (matrix.dim(), matrix.shape());
+        Self::with_matrix(ctx, dim, shape, options, || Ok(matrix))
+    }
+
+    /// The plan first, so a size no layout takes is refused before the matrix is built.
+    pub(crate) fn with_matrix(
+        ctx: &Context,
+        dim: usize,
+        shape: (usize, usize),
+        options: &FftOptions,
+        matrix: impl FnOnce() -> Result<Matrix<F>>,
+    ) -> Result<Self> {
+        let plan = TransformPlan::new(ctx, dim, &options.plan)?;
+        let matrix = matrix()?;
+        if matrix.dim() != dim || matrix.shape() != shape {
+            return Err(Error::Internal(
+                "the matrix differs from the shape it was planned for".into(),
+            ));
+        }
+        let encoded = EncodedTransform::new(ctx, &plan, matrix, options.cache)?;
+        Ok(MatrixProduct {
+            ctx: ctx.clone(),
+            shape,
+            plan,
+            encoded,
+        })
+    }
+
+    /// `(rows, columns)` of the matrix.
+    pub fn shape(&self) -> (usize, usize) {
+        self.shape
+    }
+
+    /// The BSGS plan (layout, steps, rotations, diagonals).
+    pub fn plan(&self) -> &TransformPlan {
+        &self.plan
+    }
+
+    /// The encoded diagonals.
+    pub fn encoded(&self) -> &EncodedTransform<F> {
+        &self.encoded
+    }
+}
+
+impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
+    fn len(&self) -> usize {
+        self.shape.1
+    }
+    fn output_len(&self) -> usize {
+        self.shape.0
+    }
+    fn context(&self) -> &Context {
+        &self.ctx
+    }
+    fn name(&self) -> &'static str {
+        "the matrix product"
+    }
+    fn levels(&self) -> u32 {
+        self.plan.levels()
+    }
+    fn ciphertext_bits(&self) -> u32 {
+        crate::required_ciphertext_bits(
+            self.ctx.ring_degree(),
+            self.ctx.plaintext_bits(),
+            self.plan.input_layout().len(),
+        )
+    }
+    fn context_helper(&self) -> &'static str {
+        "fft_context"
+    }
+    fn galois_steps(&self) -> GaloisSteps {
+        self.plan.galois_steps()
+    }
+    fn progress_total(&self) -> usize {
+        self.plan.progress_total()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.encoded.cache_bytes()
+    }
+    fn num_input_ciphertexts(&self) -> usize {
+        self.plan.input_layout().num_ciphertexts()
+    }
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        // The transform's encoder has the layout's row period: no second set of tables.
+        self.plan
+            .input_layout()
+            .encrypt_with(self.encoded.encoder(), pk, &self.padded(x)?)
+    }
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        self.plan
+            .input_layout()
+            .encrypt_to_bytes_with(self.encoded.encoder(), sk, &self.padded(x)?)
+    }
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+        let mut values: Vec<F> = self.plan.output_layout().decrypt(&self.ctx, sk, y)?;
+        values.truncate(self.shape.0);
+        Ok(values)
+    }
+    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+        self.plan
+            .execute_with_progress(&self.encoded, gk, x, progress)
+    }
+}
+
+impl<F: FftField + PrimeField> MatrixProduct<F> {
+    /// `x` (exactly `n` values) with zeros up to the plan's size.
+    fn padded<'a>(&self, x: &'a [F]) -> Result<std::borrow::Cow<'a, [F]>> {
+        let (n, dim) = (self.shape.1, self.plan.input_layout().len());
+        if x.len() != n {
+            return Err(Error::InvalidLength(format!(
+                "this product takes {n} values, got {}",
+                x.len()
+            )));
+        }
+        if n == dim {
+            return Ok(x.into());
+        }
+        let mut padded = x.to_vec();
+        padded.resize(dim, F::zero());
+        Ok(padded.into())
+    }
+}
+
+/// `impl EncryptedTransform` for a type whose `product` field (a [`MatrixProduct`]) does the
+/// work, with its own name and context helper.
+macro_rules! transform_via_product {
+    ($ty:ident, $name:literal, $helper:literal) => {
+        impl<F: FftField + PrimeField> EncryptedTransform<F> for $ty<F> {
+            fn len(&self) -> usize {
+                self.product.len()
+            }
+            fn context(&self) -> &Context {
+                self.product.context()
+            }
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn levels(&self) -> u32 {
+                self.product.levels()
+            }
+            fn ciphertext_bits(&self) -> u32 {
+                self.product.ciphertext_bits()
+            }
+            fn context_helper(&self) -> &'static str {
+                $helper
+            }
+            fn galois_steps(&self) -> GaloisSteps {
+                self.product.galois_steps()
+            }
+            fn progress_total(&self) -> usize {
+                self.product.progress_total()
+            }
+            fn cache_bytes(&self) -> u64 {
+                self.product.cache_bytes()
+            }
+            fn num_input_ciphertexts(&self) -> usize {
+                self.product.num_input_ciphertexts()
+            }
+            fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+                self.product.encrypt(pk, x)
+            }
+            fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+                self.product.encrypt_to_bytes(sk, x)
+            }
+            fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+                self.product.decrypt(sk, y)
+            }
+            fn compute(
+                &self,
+                gk: &GaloisKeys,
+                x: &[Ctxt],
+                progress: Progress<'_>,
+            ) -> Result<Vec<Ctxt>> {
+                self.product.compute(gk, x, progress)
+            }
+        }
+    };
+}
+pub(crate) use transform_via_product;
+
+impl<F: FftField + PrimeField> fmt::Debug for MatrixProduct<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MatrixProduct")
+            .field("shape", &self.shape)
+            .field("plan", &self.plan)
+            .field("encoded", &self.encoded)
+            .finish()
+    }
+}
