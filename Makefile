@@ -82,9 +82,12 @@ test: deps
 	$(CARGO) test $(LOCKED) --workspace --release
 	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext and noise tests.
 	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise
+	# Keys derived from a seed, behind their (insecure, test-only) feature.
+	$(CARGO) test $(LOCKED) --release -p helib-rs --features insecure-deterministic-keys --test deterministic_keys
 
 lint: deps
 	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings
+	$(CARGO) clippy $(LOCKED) -p helib-rs --all-targets --features insecure-deterministic-keys -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(LOCKED) --workspace --no-deps
 	@if $(CARGO) fmt --version >/dev/null 2>&1; then \
 	    echo "$(CARGO) fmt --all -- --check"; $(CARGO) fmt --all -- --check; \

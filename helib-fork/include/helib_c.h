@@ -114,6 +114,11 @@ helib_status helib_context_primes(const helib_context *ctx, uint64_t *out, size_
 
 /* Samples a uniform ternary secret key from the OS CSPRNG. */
 helib_status helib_seckey_new(helib_seckey **out, const helib_context *ctx);
+/* INSECURE, for reproducible experiments only: the secret key, and every key generated from
+ * it, derived from the 32 bytes at `seed` alone (encryption randomness still comes from the
+ * OS). Never for data that matters. */
+helib_status helib_seckey_new_insecure_deterministic(helib_seckey **out, const helib_context *ctx,
+                                                     const uint8_t *seed);
 void helib_seckey_free(helib_seckey *sk);
 /* The secret's coefficients in {-1, 0, 1} (N of them). Sensitive: for tests and export. */
 helib_status helib_seckey_coefficients(const helib_seckey *sk, int8_t *out, size_t out_len,

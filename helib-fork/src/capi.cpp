@@ -5,6 +5,7 @@
 #endif
 
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include "capi_support.h"
 #include "rns_kernels.h"
+#include "wipe.h"
 
 namespace {
 
@@ -121,6 +123,19 @@ helib_status helib_seckey_new(helib_seckey** out, const helib_context* ctx) {
         require(out, "out");
         require(ctx, "ctx");
         *out = new helib_seckey{std::make_shared<const helib::SecKey>(ctx->ctx)};
+    });
+}
+
+helib_status helib_seckey_new_insecure_deterministic(helib_seckey** out, const helib_context* ctx,
+                                                     const uint8_t* seed) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        require(seed, "seed");
+        helib::Seed s;
+        std::memcpy(s.data(), seed, s.size());
+        *out = new helib_seckey{std::make_shared<const helib::SecKey>(ctx->ctx, s)};
+        helib::secure_wipe(s.data(), s.size());
     });
 }
 

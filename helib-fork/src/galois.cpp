@@ -53,7 +53,7 @@ GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
         entry->perm = galois_permutation(ctx.n(), g);
         RnsPoly under;  // sigma^-1(s) over the full basis
         apply_inverse_permutation(entry->perm, sk.s_ntt(), under);
-        entry->key = sk.make_switch_key(sk.s_ntt(), &under);
+        entry->key = sk.make_switch_key(sk.s_ntt(), &under, g);
         keys_.emplace(g, std::move(entry));
     }
 }

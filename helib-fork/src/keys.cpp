@@ -43,6 +43,27 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
 }
 
+SecKey::SecKey(std::shared_ptr<const Context> ctx, const Seed& seed)
+    : ctx_(std::move(ctx)), seeded_(true), seed_(seed) {
+    Prng prng(key_seed(kRelinLabel, 0xffff));
+    id_ = prng.next_u64() | 1;
+    s_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+Seed SecKey::key_seed(uint64_t label, uint64_t part) const {
+    if (!seeded_) return os_seed();
+    // One ChaCha20 stream per (label, part): labels are Galois elements (< 2^40 for any ring
+    // here) and parts below 2^16, so the stream numbers never collide.
+    Prng derive(seed_, (label << 16) | part);
+    Seed out;
+    for (size_t i = 0; i < out.size(); i += 4) {
+        const uint32_t w = derive.next_u32();
+        std::memcpy(out.data() + i, &w, 4);
+    }
+    return out;
+}
+
 SecKey::SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int32_t> s)
     : ctx_(std::move(ctx)), id_(id), s_(std::move(s)) {
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
@@ -51,16 +72,17 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int3
 SecKey::~SecKey() {
     secure_wipe(s_);
     secure_wipe(s_ntt_.data);
+    secure_wipe(seed_.data(), seed_.size());
 }
 
-KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under) const {
+KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const {
     const Context& ctx = *ctx_;
     const size_t n = ctx.n();
     const Basis full = extended_basis(ctx, ctx.num_chain());
     const RnsPoly& s = under ? *under : s_ntt_;
     KeySwitchKey key;
-    key.seed = os_seed();
-    Prng noise(os_seed());
+    key.seed = key_seed(label, 0);
+    Prng noise(key_seed(label, 1));
     // Row by row, so each row's a, e and b are combined while still in cache; a is drawn as
     // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
@@ -92,8 +114,8 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const Context& ctx = *ctx_;
     const size_t L = ctx.num_chain();
     const Basis chain = chain_basis(ctx, L);
-    a_seed_ = os_seed();
-    Prng prng(os_seed());
+    a_seed_ = sk.key_seed(SecKey::kPublicLabel, 0);
+    Prng prng(sk.key_seed(SecKey::kPublicLabel, 1));
     a_ = expand_public_a(ctx, a_seed_);
     b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
     for (size_t r = 0; r < L; ++r)
@@ -103,7 +125,7 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const Basis full = extended_basis(ctx, L);
     RnsPoly s2 = sk.s_ntt();
     mul_inplace(ctx, full, s2, sk.s_ntt());
-    relin_ = sk.make_switch_key(s2);
+    relin_ = sk.make_switch_key(s2, nullptr, SecKey::kRelinLabel);
     secure_wipe(s2.data);
 }
 

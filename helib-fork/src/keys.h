@@ -42,6 +42,11 @@ class SecKey {
 public:
     // Samples a uniform ternary secret from the OS CSPRNG.
     explicit SecKey(std::shared_ptr<const Context> ctx);
+    // INSECURE, for reproducible experiments only: the secret, and every key generated from
+    // it (public, relinearization and Galois keys: their uniform parts and errors), derived
+    // from `seed` alone. Encryption randomness still comes from the OS. A key read back with
+    // load() has no seed and generates keys from the OS again.
+    SecKey(std::shared_ptr<const Context> ctx, const Seed& seed);
     // Both forms of s are zeroed before their memory is released.
     ~SecKey();
     SecKey(const SecKey&) = default;
@@ -56,8 +61,19 @@ public:
     const RnsPoly& s_ntt() const { return s_ntt_; }
 
     // Key-switching key from `target` to `under` (both NTT over the full basis; `under`
-    // defaults to this secret): b + a under = P target + t e.
-    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under = nullptr) const;
+    // defaults to this secret): b + a under = P target + t e. `label` names the key among
+    // those of this secret (its Galois element; kRelinLabel for relinearization), which
+    // matters only for a seeded secret: each key's randomness is derived from the seed and
+    // the label, whatever order the keys are generated in.
+    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const;
+
+    // A fresh 32-byte seed for the randomness of key `label`'s part `part`: from the OS, or
+    // derived from the secret's seed when it has one.
+    Seed key_seed(uint64_t label, uint64_t part) const;
+
+    // Labels of the keys that are not Galois keys (Galois elements are odd and at least 3).
+    static constexpr uint64_t kRelinLabel = 0;
+    static constexpr uint64_t kPublicLabel = 2;
 
     // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff).
     // Sensitive: the secret key itself.
@@ -71,6 +87,9 @@ private:
     uint64_t id_;
     std::vector<int32_t> s_;
     RnsPoly s_ntt_;
+    // Set only for the insecure seeded secret; wiped with the secret.
+    bool seeded_ = false;
+    Seed seed_{};
 };
 
 class PubKey {

@@ -49,6 +49,42 @@ impl SecKey {
         Self::from_raw(raw, ctx)
     }
 
+    /// **INSECURE: for reproducible experiments and tests only, never for data that
+    /// matters.** The secret key, and every public, relinearization and Galois key generated
+    /// from it, derived from `seed` alone: the same seed on the same context gives the same
+    /// keys, byte for byte, in any order of generation. Anyone who knows or guesses the seed
+    /// has the secret key. Encryption randomness still comes from the OS, so ciphertexts and
+    /// their noise differ from run to run. A key read back with [`SecKey::from_bytes`] has no
+    /// seed, and keys generated from it are random again.
+    ///
+    /// Only with the crate feature `insecure-deterministic-keys`.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{Context, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(400).allow_insecure(true).build()?;
+    /// let a = SecKey::generate_insecure_deterministic(&ctx, [7; 32])?;
+    /// let b = SecKey::generate_insecure_deterministic(&ctx, [7; 32])?;
+    /// assert_eq!(*a.to_bytes()?, *b.to_bytes()?);
+    /// assert_eq!(PubKey::generate(&a)?.to_bytes()?, PubKey::generate(&b)?.to_bytes()?);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "insecure-deterministic-keys")]
+    pub fn generate_insecure_deterministic(ctx: &Context, seed: [u8; 32]) -> Result<SecKey> {
+        let seed = zeroize::Zeroizing::new(seed);
+        let mut raw: *mut sys::helib_seckey = ptr::null_mut();
+        // SAFETY: the context handle is live; `seed` is readable for the 32 bytes the engine
+        // reads; `raw` is a valid out-pointer set on success.
+        check(unsafe {
+            sys::helib_seckey_new_insecure_deterministic(&mut raw, ctx.as_ptr(), seed.as_ptr())
+        })?;
+        Self::from_raw(raw, ctx)
+    }
+
     /// Takes ownership of a handle the engine just produced for `ctx`.
     pub(crate) fn from_raw(raw: *mut sys::helib_seckey, ctx: &Context) -> Result<SecKey> {
         let raw = NonNull::new(raw)

@@ -74,6 +74,8 @@
 //! # }
 //! ```
 
+#[cfg(feature = "ark-serialize")]
+mod ark_serialization;
 mod context;
 mod ctxt;
 mod encoder;
@@ -97,6 +99,8 @@ mod self_test;
 mod serialize;
 mod slots;
 
+#[cfg(feature = "ark-serialize")]
+pub use ark_serialization::DeserializeInContext;
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
 pub use encoder::BatchEncoder;
