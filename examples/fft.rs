@@ -47,7 +47,7 @@ use he_fft::{
     check, coset_change_context, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft,
     FftOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
 };
-use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 /// An exact encrypted FFT over BN254, compared with ark-poly's.
 #[derive(Parser, Debug)]
@@ -213,10 +213,17 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
     let galois_keygen = t.elapsed();
     let t = Instant::now();
-    let ct = fft.encrypt(&pk, &x)?;
+    // With the secret key, straight to the bytes a server would receive (seeded: half size).
+    let upload = fft.encrypt_to_bytes(&sk, &x)?;
     let encrypt = t.elapsed();
+    let key_bytes = pk.serialized_len()? + gk.serialized_len()?;
+    let upload_bytes = key_bytes + upload.iter().map(|b| b.len() as u64).sum::<u64>();
 
-    // Server: the transform.
+    // Server: the ciphertexts from their bytes, then the transform.
+    let ct = upload
+        .iter()
+        .map(|bytes| Ctxt::from_bytes(&pk, bytes))
+        .collect::<helib_rs::Result<Vec<_>>>()?;
     let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.job.json);
     let t = Instant::now();
     let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
@@ -226,6 +233,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         .iter()
         .map(|c| c.noise_budget())
         .fold(f64::INFINITY, f64::min);
+    // What goes back: each result on the fewest primes the owner's decryption needs.
+    let mut y = y;
+    let mut download_bytes = 0u64;
+    for c in &mut y {
+        c.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
+        download_bytes += c.to_bytes()?.len() as u64;
+    }
 
     // Data owner: decryption, and the plain reference.
     let t = Instant::now();
@@ -298,6 +312,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     say(format!(
         "noise budget left:                              {budget:>10.1} bits"
     ));
+    let mib = |b: u64| b as f64 / (1 << 20) as f64;
+    say(format!(
+        "bytes up: {:.2} MiB (public and Galois keys {:.2} MiB); down: {:.2} MiB",
+        mib(upload_bytes),
+        mib(key_bytes),
+        mib(download_bytes)
+    ));
     say(format!(
         "peak RSS:                                       {:>10.0} MiB",
         rss as f64 / (1 << 20) as f64
@@ -311,7 +332,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"check_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"route\":\"{route:?}\",\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"route\":\"{route:?}\",\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -328,6 +349,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             budget,
             fft.cache_bytes() > 0,
+            gk.serialized_len()?,
         );
     }
     std::io::stdout().flush()?;

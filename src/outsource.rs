@@ -256,7 +256,9 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     let run = Instant::now();
     let fft = transform(request.route, &ctx, request.size)?;
     let out = fft.apply(&gk, &cts)?;
-    for (i, ct) in out.iter().enumerate() {
+    for (i, mut ct) in out.into_iter().enumerate() {
+        // The fewest primes the owner's decryption needs: the smallest download.
+        ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
         write(public(dir, &format!("output-{i}.ct")), &ct.to_bytes()?)?;
     }
     Ok(ServerReport {

@@ -93,8 +93,8 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
         let h = self.map.witness_map(self.gk.as_ref(), &x, &|_, _| {})?;
         h.into_iter()
             .map(|mut t| {
-                // Fewer primes on the way back, the budget kept.
-                t.mod_switch_to_natural_level()?;
+                // The fewest primes the owner's decryption needs: the smallest download.
+                t.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
                 Ok(t.to_bytes()?)
             })
             .collect()

@@ -103,6 +103,11 @@ mod slots;
 pub use ark_serialization::DeserializeInContext;
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
+
+/// The noise budget a result keeps when it is switched down for the download
+/// ([`Ctxt::compact_for_decryption`]): far above the tracked bound's own slack, so a
+/// compacted result decrypts as surely as the original.
+pub const DECRYPTION_MARGIN_BITS: f64 = 16.0;
 pub use encoder::BatchEncoder;
 pub use error::{Error, Result};
 pub use galois::{GaloisKeys, GaloisSteps};

@@ -148,6 +148,45 @@ impl Ctxt {
         self.modify(|a| unsafe { sys::helib_ctxt_mod_switch_to_natural(a) })
     }
 
+    /// Switches down to the fewest primes that still leave `margin_bits` of noise budget
+    /// (at least the natural level's budget is never needed): the smallest form of a result
+    /// that only has to be decrypted, for the download. A ciphertext whose budget is already
+    /// at or below the margin only goes to its natural level.
+    ///
+    /// Each prime dropped below the natural level costs about its size in budget, so a
+    /// result with `b` bits left sheds about `(b - margin_bits) / 50` primes of its bytes.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{Context, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(900).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let mut ct = pk.encrypt_const(Fr::from(3u64))?;
+    /// let (bytes, level) = (ct.to_bytes()?.len(), ct.level());
+    /// ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
+    /// assert!(ct.level() < level && ct.to_bytes()?.len() < bytes);
+    /// assert!(ct.noise_budget() >= helib_rs::DECRYPTION_MARGIN_BITS);
+    /// assert_eq!(sk.decrypt_const::<Fr>(&ct)?, Fr::from(3u64));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn compact_for_decryption(&mut self, margin_bits: f64) -> Result<()> {
+        self.mod_switch_to_natural_level()?;
+        while self.level() > 1 && self.noise_budget() > margin_bits {
+            let mut lower = self.try_clone()?;
+            if lower.mod_switch_to(self.level() - 1).is_err() || lower.noise_budget() < margin_bits
+            {
+                break;
+            }
+            *self = lower;
+        }
+        Ok(())
+    }
+
     /// `self + other` as a new ciphertext.
     pub fn checked_add(&self, other: &Ctxt) -> Result<Ctxt> {
         // Checked before cloning so that a mismatch costs nothing.
