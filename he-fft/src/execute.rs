@@ -177,9 +177,9 @@ impl TransformPlan {
             })
             .collect::<Result<_>>()?;
         let n1 = self.baby_steps();
-        // One hoisted call per (variant, chunk); a chunk per thread per variant keeps the
-        // pool busy while each chunk still shares its digit decomposition.
-        let chunks = rayon::current_num_threads().clamp(1, n1.max(2) - 1);
+        // One hoisted call per (variant, chunk), as many chunks as the plan has giant-step
+        // chains (its share of the pool): each chunk shares one digit decomposition.
+        let chunks = self.chains().len().clamp(1, n1.max(2) - 1);
         let stride = self.diagonal_set().stride as i64;
         let steps: Vec<i64> = (1..n1 as i64).map(|b| b * stride).collect();
         let per_chunk = steps.len().div_ceil(chunks).max(1);

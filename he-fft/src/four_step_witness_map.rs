@@ -103,7 +103,8 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         Ok(FourStepWitnessMap {
             ctx: ctx.clone(),
             n,
-            rows: WitnessMap::new(ctx, row, options)?,
+            // One component's a and b after the other: each takes the whole pool.
+            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 1)?,
             root_inv: domain.group_gen_inv(),
             c_inv: F::from(c as u64).inverse().ok_or_else(|| {
                 Error::InvalidArgument("the field's characteristic divides c".into())
