@@ -73,7 +73,8 @@ fn sanitizers() -> Vec<String> {
     list
 }
 
-/// Compiles every `*.cpp` in helib-fork/src (a glob, so new engine files need no edit here).
+/// Compiles every `*.cpp` below helib-fork/src (a recursive glob, so new engine files need no
+/// edit here); headers are included by their path below `src`.
 fn compile_engine(
     fork_src: &Path,
     fork_include: &Path,
@@ -129,17 +130,27 @@ fn compile_engine(
 }
 
 fn cpp_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut sources = Vec::new();
+    collect_cpp(dir, &mut sources);
+    // A stable order keeps the archive (and so the build) reproducible.
+    sources.sort();
+    sources
+}
+
+/// Every `*.cpp` below `dir` (the engine's layers are folders: math, scheme, serialization,
+/// capi).
+fn collect_cpp(dir: &Path, out: &mut Vec<PathBuf>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => die(&format!("cannot read {}: {e}", dir.display())),
     };
-    let mut sources: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "cpp"))
-        .collect();
-    // A stable order keeps the archive (and so the build) reproducible.
-    sources.sort();
-    sources
+    for path in entries.filter_map(|entry| entry.ok().map(|e| e.path())) {
+        if path.is_dir() {
+            collect_cpp(&path, out);
+        } else if path.is_file() && path.extension().is_some_and(|ext| ext == "cpp") {
+            out.push(path);
+        }
+    }
 }
 
 fn link_system_libs(ntl: &SystemLib, gmp: &SystemLib, sanitizers: &[String]) {

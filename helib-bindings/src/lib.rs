@@ -1,7 +1,8 @@
 //! Raw FFI bindings to the `helib-fork` C++ BGV engine.
 //!
-//! This is a `-sys` crate: its build script compiles every `helib-fork/src/*.cpp` file into a
-//! static library, links it against NTL and GMP (shared), and generates these declarations
+//! This is a `-sys` crate: its build script compiles every `.cpp` file below `helib-fork/src`
+//! (folders `math`, `scheme`, `serialization`, `capi`) into a static library, links it
+//! against NTL and GMP (shared), and generates these declarations
 //! with bindgen from the pure C header `helib-fork/include/helib_c.h` — the only contract
 //! between Rust and C++. Nothing here is safe to call without reading that header; use the
 //! `helib-rs` crate for a safe API.

@@ -24,8 +24,8 @@ if [ -z "$cxx" ]; then
 fi
 
 bin=$out/deserialize_fuzzer
-sources=(helib-fork/src/*.cpp helib-fork/fuzz/deserialize_fuzzer.cpp)
-if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" helib-fork/src/*.h helib-fork/include -newer "$bin" | head -1)" ]; then
+sources=(helib-fork/src/*/*.cpp helib-fork/fuzz/deserialize_fuzzer.cpp)
+if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" helib-fork/src/*/*.h helib-fork/include -newer "$bin" | head -1)" ]; then
     echo "fuzz: building $bin with $cxx"
     "$cxx" -std=c++17 -O2 -g -fno-omit-frame-pointer \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -250,7 +250,7 @@ helib_status helib_ctxt_rotated_inner_product(helib_ctxt **out, const helib_ctxt
 /* ---------------------------------------------------------------- serialization */
 
 /* Byte strings for storing objects or sending them between processes (the format is in
- * helib-fork/src/serialize.h). Every object starts with a header naming its kind and its
+ * helib-fork/src/serialization/serialize.h). Every object starts with a header naming its kind and its
  * context's fingerprint; the uniform halves of keys travel as 32-byte seeds.
  *
  * _serialize follows the size query (out = NULL: *needed is the length in bytes); after a

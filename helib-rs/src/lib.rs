@@ -74,48 +74,32 @@
 //! # }
 //! ```
 
-#[cfg(feature = "ark-serialize")]
-mod ark_serialization;
 mod context;
 mod ctxt;
-mod encoder;
+mod encoding;
 mod error;
-mod field;
-mod galois;
 mod keys;
 mod memory;
-#[cfg(target_arch = "x86_64")]
-mod mont_asm;
-mod ntt_field;
-mod ntt_mont;
-#[cfg(target_arch = "x86_64")]
-mod ntt_simd;
-mod ops;
-mod periodic;
-mod ptxt;
-mod rotated_sum;
-mod secret_file;
 mod self_test;
-mod serialize;
-mod slots;
+mod serialization;
 
-#[cfg(feature = "ark-serialize")]
-pub use ark_serialization::DeserializeInContext;
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo};
+#[cfg(feature = "ark-serialize")]
+pub use serialization::ark::DeserializeInContext;
 
 /// The noise budget a result keeps when it is switched down for the download
 /// ([`Ctxt::compact_for_decryption`]): far above the tracked bound's own slack, so a
 /// compacted result decrypts as surely as the original.
 pub const DECRYPTION_MARGIN_BITS: f64 = 16.0;
-pub use encoder::BatchEncoder;
+pub use encoding::encoder::BatchEncoder;
+pub use encoding::periodic::PeriodicEncoder;
+pub use encoding::ptxt::EncodedPtxt;
 pub use error::{Error, Result};
-pub use galois::{GaloisKeys, GaloisSteps};
+pub use keys::write_private_file;
+pub use keys::{GaloisKeys, GaloisSteps};
 pub use keys::{PubKey, SecKey};
 pub use memory::retain_freed_memory;
-pub use periodic::PeriodicEncoder;
-pub use ptxt::EncodedPtxt;
-pub use secret_file::write_private_file;
 pub use self_test::self_test;
 /// Re-exported: the wrapper that zeroes secret buffers ([`SecKey::to_bytes`]) when dropped.
 pub use zeroize::Zeroizing;

@@ -10,7 +10,7 @@ use common::*;
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// Byte offset of a ciphertext's noise bound (an f64 after the 16-byte header, the key id
-/// and the level), as `helib-fork/src/serialize.cpp` writes it.
+/// and the level), as `helib-fork/src/serialization/serialize.cpp` writes it.
 const NOISE_FIELD: usize = 28;
 
 fn patch_noise(bytes: &mut [u8], log2_bound: f64) {

@@ -1,0 +1,185 @@
+// The C API's serialization entry points and key identities (helib_c.h, "serialization").
+#include <vector>
+
+#include "capi/capi_support.h"
+#include "math/rns_poly.h"
+#include "serialization/serialize.h"
+
+namespace {
+
+using namespace helib_capi;
+
+// Runs `save` once to count the bytes, and again into the caller's buffer if it is large enough;
+// *needed ends as the number of bytes written.
+template <class Save>
+void serialize_into(uint8_t* out, size_t out_len, size_t* needed, Save&& save) {
+    helib::Writer counter;
+    save(counter);
+    if (size_query(out, out_len, counter.size(), needed)) return;
+    helib::Writer writer(out, out_len);
+    save(writer);
+    if (writer.size() != counter.size()) throw std::logic_error("serialization wrote other than it counted");
+    if (needed) *needed = writer.size();
+}
+
+// Reads one whole object with `load`: bytes left over are corrupt data too.
+template <class Load>
+auto deserialize_from(const uint8_t* data, size_t len, Load&& load) {
+    if (len > 0) require(data, "data");
+    helib::Reader reader(data, len);
+    auto object = load(reader);
+    reader.expect_end();
+    return object;
+}
+
+}  // namespace
+
+extern "C" {
+
+helib_status helib_context_serialize(const helib_context* ctx, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(ctx, "ctx");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { helib::save_context(w, *ctx->ctx); });
+    });
+}
+
+helib_status helib_context_deserialize(helib_context** out, const uint8_t* data, size_t len, int32_t allow_insecure) {
+    return guard([&] {
+        require(out, "out");
+        auto ctx = deserialize_from(data, len, [&](helib::Reader& r) { return helib::load_context(r, allow_insecure != 0); });
+        *out = new helib_context{std::move(ctx)};
+    });
+}
+
+helib_status helib_context_plaintext_modulus(const helib_context* ctx, uint64_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(ctx, "ctx");
+        const auto& limbs = ctx->ctx->p_limb_vec();
+        if (size_query(out, out_len, limbs.size(), needed)) return;
+        std::copy(limbs.begin(), limbs.end(), out);
+    });
+}
+
+helib_status helib_seckey_serialize(const helib_seckey* sk, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(sk, "sk");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { sk->sk->save(w); });
+    });
+}
+
+helib_status helib_seckey_deserialize(helib_seckey** out, const helib_context* ctx, const uint8_t* data, size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto sk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::SecKey>(helib::SecKey::load(r, ctx->ctx));
+        });
+        *out = new helib_seckey{std::move(sk)};
+    });
+}
+
+helib_status helib_pubkey_serialize(const helib_pubkey* pk, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(pk, "pk");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { pk->pk->save(w); });
+    });
+}
+
+helib_status helib_pubkey_deserialize(helib_pubkey** out, const helib_context* ctx, const uint8_t* data, size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto pk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::PubKey>(helib::PubKey::load(r, ctx->ctx));
+        });
+        *out = new helib_pubkey{std::move(pk)};
+    });
+}
+
+helib_status helib_galois_keys_serialize(const helib_galois_keys* gk, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(gk, "gk");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { gk->gk->save(w); });
+    });
+}
+
+helib_status helib_galois_keys_deserialize(helib_galois_keys** out, const helib_context* ctx, const uint8_t* data,
+                                           size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto gk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::GaloisKeys>(helib::GaloisKeys::load(r, ctx->ctx));
+        });
+        *out = new helib_galois_keys{std::move(gk)};
+    });
+}
+
+helib_status helib_galois_keys_elements(const helib_galois_keys* gk, uint64_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(gk, "gk");
+        const std::vector<uint64_t> elements = gk->gk->elements();
+        if (size_query(out, out_len, elements.size(), needed)) return;
+        std::copy(elements.begin(), elements.end(), out);
+    });
+}
+
+helib_status helib_ctxt_serialize(const helib_ctxt* c, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(c, "c");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { c->c.save(w); });
+    });
+}
+
+helib_status helib_ctxt_deserialize(helib_ctxt** out, const helib_pubkey* pk, const uint8_t* data, size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(pk, "pk");
+        auto c = deserialize_from(data, len, [&](helib::Reader& r) {
+            return helib::Ctxt::load(r, pk->pk->context(), pk->pk->id());
+        });
+        *out = new helib_ctxt{std::move(c)};
+    });
+}
+
+helib_status helib_seckey_encrypt_serialized(const helib_seckey* sk, const uint64_t* coeffs, size_t num_coeffs,
+                                             uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(sk, "sk");
+        if (num_coeffs > 0) require(coeffs, "coeffs");
+        const helib::Context& ctx = *sk->sk->context();
+        helib::check_plaintext_length(num_coeffs, ctx.n());  // at the size query already
+        const size_t size = helib::Ctxt::seeded_size(ctx);
+        if (size_query(out, out_len, size, needed)) return;
+        helib::Writer writer(out, out_len);
+        helib::Ctxt::encrypt_symmetric(writer, *sk->sk, coeffs, num_coeffs);
+        if (writer.size() != size) throw std::logic_error("seeded encryption wrote other than it announced");
+        if (needed) *needed = size;
+    });
+}
+
+helib_status helib_seckey_id(const helib_seckey* sk, uint64_t* out) {
+    return guard([&] {
+        require(sk, "sk");
+        require(out, "out");
+        *out = sk->sk->id();
+    });
+}
+
+helib_status helib_pubkey_id(const helib_pubkey* pk, uint64_t* out) {
+    return guard([&] {
+        require(pk, "pk");
+        require(out, "out");
+        *out = pk->pk->id();
+    });
+}
+
+helib_status helib_galois_keys_id(const helib_galois_keys* gk, uint64_t* out) {
+    return guard([&] {
+        require(gk, "gk");
+        require(out, "out");
+        *out = gk->gk->id();
+    });
+}
+
+}  // extern "C"

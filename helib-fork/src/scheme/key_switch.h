@@ -1,0 +1,55 @@
+// Hybrid key switching (Han-Ki / HElib "KeySwitch" with special primes): digit decomposition
+// of c, fast basis extension of each digit to Q_l * P, inner product with the key, then mod-down
+// by P with the BGV correction (delta = p * [x * p^-1]_P) so the plaintext is unchanged.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "scheme/context.h"
+#include "scheme/keys.h"
+#include "math/rns_poly.h"
+
+namespace helib {
+
+// What mod-down's last pass folds into the results of a key switch: (out0, out1) += (plus0, plus1)
+// where a pointer is not null, and then every row permuted by `perm` (an automorphism in NTT
+// form, galois.h) when it is not null. Each one folded in saves a pass over each output.
+struct Epilogue {
+    const RnsPoly* plus0 = nullptr;
+    const RnsPoly* plus1 = nullptr;
+    const std::vector<uint32_t>* perm = nullptr;
+};
+
+// c in NTT form over the chain basis of `level` rows. Produces (out0, out1) over the same basis
+// with out0 + out1 * s = c * s' + p * (small) (then the epilogue), where the key switches s' -> s.
+void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
+                RnsPoly& out0, RnsPoly& out1, Epilogue finish = {});
+
+// The digit decomposition of c (NTT form over `level` chain rows), each digit lifted to the
+// extended basis in NTT form: the expensive half of key switching, shared by hoisted rotations.
+struct Decomposition {
+    size_t level = 0;
+    std::vector<size_t> digit_of;  // context digit index of each entry of `digits`
+    std::vector<RnsPoly> digits;
+};
+Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
+
+// Inner product of a decomposition with a key, then mod-down (and the epilogue).
+void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
+                      RnsPoly& out1, Epilogue finish = {});
+
+// Writes row r of the extended basis (extended_basis: the chain rows, then the special rows) of
+// both key-switching accumulators, in NTT form, into o0, o1.
+using AccumulatorRows = std::function<void(size_t r, u64* o0, u64* o1)>;
+
+// The mod-down of both accumulators of a key switch: (acc - p * [acc * p^-1]_P) / P (+ plus,
+// when not null), with every row permuted by perm when it is not null, into out0, out1 over the
+// chain basis of `level` rows in NTT form. The accumulators come a row at a time from `rows`:
+// the special rows first, then each chain row just before it is finished, so they are never
+// written out whole and read back.
+void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, RnsPoly& out0, RnsPoly& out1,
+              Epilogue finish = {});
+
+}  // namespace helib

@@ -1,0 +1,136 @@
+#include "scheme/keys.h"
+
+#include <cstring>
+
+#include "math/rns_kernels.h"
+#include "scheme/wipe.h"
+
+namespace helib {
+
+std::vector<int32_t> sample_ternary(Prng& prng, size_t n) {
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = prng.ternary();
+    return v;
+}
+
+std::vector<int32_t> sample_error(Prng& prng, size_t n) {
+    std::vector<int32_t> v(n);
+    prng.centered_binomial_row(v.data(), n);
+    return v;
+}
+
+size_t KeySwitchKey::size_bytes() const {
+    size_t total = sizeof(*this);
+    for (const auto& p : b) total += p.data.size() * sizeof(u64);
+    for (const auto& p : a) total += p.data.size() * sizeof(u64);
+    return total;
+}
+
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j) {
+    Prng expand(seed, j, kPublicRounds);
+    return sample_uniform(ctx, expand, extended_basis(ctx, ctx.num_chain()));
+}
+
+RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
+    Prng expand(seed, 0, kPublicRounds);
+    return sample_uniform(ctx, expand, chain_basis(ctx, ctx.num_chain()));
+}
+
+SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
+    Prng prng(os_seed());
+    id_ = prng.next_u64() | 1;  // never 0
+    s_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+SecKey::SecKey(std::shared_ptr<const Context> ctx, const Seed& seed)
+    : ctx_(std::move(ctx)), seeded_(true), seed_(seed) {
+    Prng prng(key_seed(kRelinLabel, 0xffff));
+    id_ = prng.next_u64() | 1;
+    s_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+Seed SecKey::key_seed(uint64_t label, uint64_t part) const {
+    if (!seeded_) return os_seed();
+    // One ChaCha20 stream per (label, part): labels are Galois elements (< 2^40 for any ring
+    // here) and parts below 2^16, so the stream numbers never collide.
+    Prng derive(seed_, (label << 16) | part);
+    Seed out;
+    for (size_t i = 0; i < out.size(); i += 4) {
+        const uint32_t w = derive.next_u32();
+        std::memcpy(out.data() + i, &w, 4);
+    }
+    return out;
+}
+
+SecKey::SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int32_t> s)
+    : ctx_(std::move(ctx)), id_(id), s_(std::move(s)) {
+    s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
+}
+
+SecKey::~SecKey() {
+    secure_wipe(s_);
+    secure_wipe(s_ntt_.data);
+    secure_wipe(seed_.data(), seed_.size());
+}
+
+KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const {
+    const Context& ctx = *ctx_;
+    const size_t n = ctx.n();
+    const Basis full = extended_basis(ctx, ctx.num_chain());
+    const RnsPoly& s = under ? *under : s_ntt_;
+    KeySwitchKey key;
+    key.seed = key_seed(label, 0);
+    Prng noise(key_seed(label, 1));
+    // Row by row, so each row's a, e and b are combined while still in cache; a is drawn as
+    // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        Prng expand(key.seed, j, kPublicRounds);
+        std::vector<int32_t> e = sample_error(noise, n);
+        const SmallRows te(ctx, e, SmallScale::plaintext_modulus);
+        RnsPoly a = RnsPoly::uninit(full.size(), n), b = RnsPoly::uninit(full.size(), n);
+        for (size_t r = 0; r < full.size(); ++r) {
+            const size_t pi = full[r];
+            const u64 q = ctx.prime(pi);
+            const bool chain = pi < ctx.num_chain();
+            expand.uniform_row(a.row(r), n, q);
+            te.ntt_row(pi, b.row(r), chain ? ctx.p_inv_mod_q(pi) : 1);
+            // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass; the gain
+            // is 0 outside the digit's own primes and P P^-1 = 1 on them (chain rows times P^-1).
+            const bool in_digit = chain && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
+            const u64 neg_gain = in_digit ? q - 1 : 0;
+            row_switch_key_b(b.row(r), target.row(r), neg_gain, a.row(r), s.row(r), n, ctx.ntt(pi).barrett(),
+                             ctx.simd());
+        }
+        key.a.push_back(std::move(a));
+        key.b.push_back(std::move(b));
+        secure_wipe(e);
+    }
+    return key;
+}
+
+PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
+    const Context& ctx = *ctx_;
+    const size_t L = ctx.num_chain();
+    const Basis chain = chain_basis(ctx, L);
+    a_seed_ = sk.key_seed(SecKey::kPublicLabel, 0);
+    Prng prng(sk.key_seed(SecKey::kPublicLabel, 1));
+    a_ = expand_public_a(ctx, a_seed_);
+    b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
+    for (size_t r = 0; r < L; ++r)
+        row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),
+                         ctx.simd());
+    // Relinearization: switch from s^2 to s.
+    const Basis full = extended_basis(ctx, L);
+    RnsPoly s2 = sk.s_ntt();
+    mul_inplace(ctx, full, s2, sk.s_ntt());
+    relin_ = sk.make_switch_key(s2, nullptr, SecKey::kRelinLabel);
+    secure_wipe(s2.data);
+}
+
+size_t PubKey::size_bytes() const {
+    return sizeof(*this) + (b_.data.size() + a_.data.size()) * sizeof(u64) + relin_.size_bytes();
+}
+
+}  // namespace helib

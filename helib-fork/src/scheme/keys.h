@@ -1,0 +1,126 @@
+// Secret key, public key and key-switching keys (HElib's SecKey / PubKey / KeySwitch).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "scheme/context.h"
+#include "scheme/random.h"
+#include "math/rns_poly.h"
+
+namespace helib {
+
+class Reader;  // serialize.h
+class Writer;
+
+// Hybrid key-switching key from s' to s: for each digit j, over the full basis (all chain
+// primes, then the special primes), b_j = -a_j s + p e_j + P g_j s' with g_j the CRT idempotent
+// of digit j (1 mod the digit's primes, 0 mod the other chain primes). The rows of the chain
+// primes are stored times P^-1 mod q_i (the stored a_j row is the uniform one expanded from the
+// seed, so a_j itself is P times it there): the key-switching sum then comes out already divided
+// by P on the chain rows, and the mod-down multiplies nothing there (key_switch.h).
+struct KeySwitchKey {
+    Seed seed{};
+    std::vector<RnsPoly> b, a;
+    size_t size_bytes() const;
+
+    // Serialized (serialize.h): the seed (32 bytes), the digit count (u32), then each digit's b
+    // rows over the full basis. load() expands a again from the seed.
+    void save(Writer& w) const;
+    static KeySwitchKey load(Reader& r, const Context& ctx);
+};
+
+// a_j of a key-switching key: row r of the full basis uniform mod its prime, drawn in row order
+// from the ChaCha12 stream j of the key's seed.
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j);
+// The a of a public key or of a secret-key encryption (Ctxt::encrypt_symmetric): the chain
+// rows, drawn in row order from the ChaCha12 stream 0 of its seed.
+RnsPoly expand_public_a(const Context& ctx, const Seed& seed);
+
+class SecKey {
+public:
+    // Samples a uniform ternary secret from the OS CSPRNG.
+    explicit SecKey(std::shared_ptr<const Context> ctx);
+    // INSECURE, for reproducible experiments only: the secret, and every key generated from
+    // it (public, relinearization and Galois keys: their uniform parts and errors), derived
+    // from `seed` alone. Encryption randomness still comes from the OS. A key read back with
+    // load() has no seed and generates keys from the OS again.
+    SecKey(std::shared_ptr<const Context> ctx, const Seed& seed);
+    // Both forms of s are zeroed before their memory is released.
+    ~SecKey();
+    SecKey(const SecKey&) = default;
+    SecKey(SecKey&&) = default;
+    SecKey& operator=(const SecKey&) = delete;
+    SecKey& operator=(SecKey&&) = delete;
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t id() const { return id_; }
+    const std::vector<int32_t>& coefficients() const { return s_; }
+    // s in NTT form over the full basis (chain + special primes).
+    const RnsPoly& s_ntt() const { return s_ntt_; }
+
+    // Key-switching key from `target` to `under` (both NTT over the full basis; `under`
+    // defaults to this secret): b + a under = P target + t e. `label` names the key among
+    // those of this secret (its Galois element; kRelinLabel for relinearization), which
+    // matters only for a seeded secret: each key's randomness is derived from the seed and
+    // the label, whatever order the keys are generated in.
+    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const;
+
+    // A fresh 32-byte seed for the randomness of key `label`'s part `part`: from the OS, or
+    // derived from the secret's seed when it has one.
+    Seed key_seed(uint64_t label, uint64_t part) const;
+
+    // Labels of the keys that are not Galois keys (Galois elements are odd and at least 3).
+    static constexpr uint64_t kRelinLabel = 0;
+    static constexpr uint64_t kPublicLabel = 2;
+
+    // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff).
+    // Sensitive: the secret key itself.
+    void save(Writer& w) const;
+    static SecKey load(Reader& r, std::shared_ptr<const Context> ctx);
+
+private:
+    SecKey(std::shared_ptr<const Context> ctx, uint64_t id, std::vector<int32_t> s);
+
+    std::shared_ptr<const Context> ctx_;
+    uint64_t id_;
+    std::vector<int32_t> s_;
+    RnsPoly s_ntt_;
+    // Set only for the insecure seeded secret; wiped with the secret.
+    bool seeded_ = false;
+    Seed seed_{};
+};
+
+class PubKey {
+public:
+    // Public key (b = -a s + p e, a) at the top level, plus the relinearization key (s^2 -> s).
+    explicit PubKey(const SecKey& sk);
+
+    const std::shared_ptr<const Context>& context() const { return ctx_; }
+    uint64_t id() const { return id_; }
+    const RnsPoly& b() const { return b_; }
+    const RnsPoly& a() const { return a_; }
+    const KeySwitchKey& relin_key() const { return relin_; }
+    size_t size_bytes() const;
+
+    // Serialized (serialize.h): header, id (u64), the seed of a (32 bytes), b's rows over the
+    // chain, then the relinearization key.
+    void save(Writer& w) const;
+    static PubKey load(Reader& r, std::shared_ptr<const Context> ctx);
+
+private:
+    PubKey() = default;
+
+    std::shared_ptr<const Context> ctx_;
+    uint64_t id_ = 0;
+    Seed a_seed_{};
+    RnsPoly b_, a_;
+    KeySwitchKey relin_;
+};
+
+// Fresh small polynomials.
+std::vector<int32_t> sample_ternary(Prng& prng, size_t n);
+std::vector<int32_t> sample_error(Prng& prng, size_t n);
+
+}  // namespace helib

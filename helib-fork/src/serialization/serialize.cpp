@@ -1,0 +1,359 @@
+// Writing and validated reading of contexts, keys and ciphertexts (format in serialize.h).
+#include "serialization/serialize.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "scheme/ctxt.h"
+#include "scheme/errors.h"
+#include "scheme/galois.h"
+#include "scheme/keys.h"
+#include "scheme/wipe.h"
+
+namespace helib {
+namespace {
+
+constexpr uint8_t kMagic[4] = {'B', 'P', 'H', 'E'};
+// p has at most 2048 bits (Context).
+constexpr uint32_t kMaxPLimbs = 32;
+
+const char* kind_name(ObjectKind kind) {
+    switch (kind) {
+        case ObjectKind::context: return "a context";
+        case ObjectKind::secret_key: return "a secret key";
+        case ObjectKind::public_key: return "a public key";
+        case ObjectKind::galois_keys: return "Galois keys";
+        case ObjectKind::ciphertext: return "a ciphertext";
+        case ObjectKind::seeded_ciphertext: return "a seeded ciphertext";
+    }
+    return "an unknown object";
+}
+
+// FNV-1a, 64-bit: enough to tell parameter sets apart, not meant to resist forgery.
+class Fnv {
+public:
+    void add(uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h_ ^= (v >> (8 * i)) & 0xff;
+            h_ *= 0x100000001b3ULL;
+        }
+    }
+    uint64_t value() const { return h_; }
+
+private:
+    uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+struct HeaderFields {
+    ObjectKind kind;
+    uint64_t fingerprint;
+};
+
+// Magic, version and kind (`kind` or `alternative`).
+HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternative) {
+    uint8_t magic[4];
+    r.bytes(magic, 4, "header");
+    if (std::memcmp(magic, kMagic, 4) != 0) corrupt("not a bigp-he object (bad magic bytes)");
+    const uint16_t version = r.u16("format version");
+    if (version != kFormatVersion)
+        corrupt("format version " + std::to_string(version) + " (this engine reads version " +
+                std::to_string(kFormatVersion) + ")");
+    const uint16_t got = r.u16("object kind");
+    if (got != static_cast<uint16_t>(kind) && got != static_cast<uint16_t>(alternative)) {
+        const bool known = got >= 1 && got <= static_cast<uint16_t>(ObjectKind::seeded_ciphertext);
+        corrupt(std::string("expected ") + kind_name(kind) + ", found " +
+                (known ? kind_name(static_cast<ObjectKind>(got)) : "an unknown kind " + std::to_string(got)));
+    }
+    return {static_cast<ObjectKind>(got), r.u64("context fingerprint")};
+}
+
+// The header of a key object, then the id of its secret key (never 0).
+uint64_t read_key_header(Reader& r, ObjectKind kind, const Context& ctx) {
+    read_header(r, kind, ctx);
+    const uint64_t id = r.u64("key id");
+    if (id == 0) corrupt("key id 0");
+    return id;
+}
+
+// Rows of `poly` (rows x n, allocated by the caller) for the primes of `basis`.
+void read_rows(Reader& r, const Context& ctx, const Basis& basis, RnsPoly& poly, const char* what) {
+    for (size_t i = 0; i < basis.size(); ++i) r.words_below(poly.row(i), ctx.n(), ctx.prime(basis[i]), what);
+}
+
+}  // namespace
+
+void corrupt(const std::string& what) { throw InvalidArgument("corrupt data: " + what); }
+
+void Reader::require(size_t len, const char* what) const {
+    if (len > remaining())
+        corrupt(std::string("truncated ") + what + " (" + std::to_string(len) + " bytes needed, " +
+                std::to_string(remaining()) + " left)");
+}
+
+void Reader::bytes(void* out, size_t len, const char* what) {
+    require(len, what);
+    if (len > 0) std::memcpy(out, data_ + pos_, len);
+    pos_ += len;
+}
+
+void Reader::words_below(uint64_t* out, size_t count, uint64_t bound, const char* what) {
+    if (count > remaining() / sizeof(uint64_t)) corrupt(std::string("truncated ") + what);
+    bytes(out, count * sizeof(uint64_t), what);
+    uint64_t worst = 0;
+    for (size_t i = 0; i < count; ++i) worst = out[i] > worst ? out[i] : worst;
+    if (worst >= bound) corrupt(std::string(what) + ": a residue is not below its prime");
+}
+
+void Reader::expect_end() const {
+    if (remaining() != 0) corrupt(std::to_string(remaining()) + " unexpected bytes after the object");
+}
+
+uint64_t context_fingerprint(const Context& ctx) {
+    Fnv h;
+    h.add(ctx.m());
+    h.add(ctx.p_limbs());
+    for (u64 limb : ctx.p_limb_vec()) h.add(limb);
+    h.add(ctx.num_chain());
+    h.add(ctx.num_special());
+    for (size_t i = 0; i < ctx.num_primes(); ++i) {
+        h.add(ctx.prime(i));
+        h.add(ctx.ntt(i).psi());  // the NTT form of every row depends on it
+    }
+    h.add(ctx.num_digits());
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        h.add(ctx.digit_begin(j));
+        h.add(ctx.digit_end(j));
+    }
+    return h.value();
+}
+
+void write_header(Writer& w, ObjectKind kind, const Context& ctx) {
+    w.bytes(kMagic, 4);
+    w.u16(kFormatVersion);
+    w.u16(static_cast<uint16_t>(kind));
+    w.u64(context_fingerprint(ctx));
+}
+
+void read_header(Reader& r, ObjectKind kind, const Context& ctx) {
+    read_header_either(r, kind, kind, ctx);
+}
+
+ObjectKind read_header_either(Reader& r, ObjectKind kind, ObjectKind alternative, const Context& ctx) {
+    const HeaderFields h = read_header_fields(r, kind, alternative);
+    if (h.fingerprint != context_fingerprint(ctx))
+        throw Mismatch(std::string("the data holds ") + kind_name(h.kind) +
+                       " of another context (its parameters differ from this one's)");
+    return h.kind;
+}
+
+// ---- context
+
+void save_context(Writer& w, const Context& ctx) {
+    write_header(w, ObjectKind::context, ctx);
+    w.u64(ctx.m());
+    w.u32(ctx.requested_ciphertext_bits());
+    w.u32(static_cast<uint32_t>(ctx.requested_digits()));
+    w.u32(static_cast<uint32_t>(ctx.p_limbs()));
+    w.words(ctx.p_limb_vec().data(), ctx.p_limbs());
+}
+
+std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
+    const uint64_t fingerprint = read_header_fields(r, ObjectKind::context, ObjectKind::context).fingerprint;
+    ContextParams params;
+    params.m = r.u64("m");
+    params.ciphertext_bits = r.u32("ciphertext bits");
+    params.ks_digits = r.u32("key-switching digits");
+    params.allow_insecure = allow_insecure;
+    const uint32_t limbs = r.u32("limb count of p");
+    if (limbs == 0 || limbs > kMaxPLimbs) corrupt("p has " + std::to_string(limbs) + " limbs (1..32 allowed)");
+    std::vector<u64> p(limbs);
+    r.bytes(p.data(), limbs * sizeof(u64), "p");
+    r.expect_end();
+    params.p = zz_from_limbs(p.data(), limbs);
+    auto ctx = std::make_shared<const Context>(params);
+    if (context_fingerprint(*ctx) != fingerprint)
+        throw Mismatch("the context data is inconsistent: its parameters give other primes here than the "
+                       "fingerprint it records (corrupted or forged data, or an engine of another version)");
+    return ctx;
+}
+
+// ---- keys
+
+void KeySwitchKey::save(Writer& w) const {
+    w.bytes(seed.data(), seed.size());
+    w.u32(static_cast<uint32_t>(b.size()));
+    for (const RnsPoly& poly : b) w.words(poly.data.data(), poly.data.size());
+}
+
+KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx) {
+    KeySwitchKey key;
+    r.bytes(key.seed.data(), key.seed.size(), "key seed");
+    const uint32_t digits = r.u32("digit count");
+    if (digits != ctx.num_digits())
+        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context has " +
+                std::to_string(ctx.num_digits()) + ")");
+    const Basis full = extended_basis(ctx, ctx.num_chain());
+    r.require(digits * full.size() * ctx.n() * sizeof(u64), "key-switching key");
+    for (uint32_t j = 0; j < digits; ++j) {
+        RnsPoly b = RnsPoly::uninit(full.size(), ctx.n());
+        read_rows(r, ctx, full, b, "key-switching key");
+        key.b.push_back(std::move(b));
+        key.a.push_back(expand_switch_key_a(ctx, key.seed, j));
+    }
+    return key;
+}
+
+void SecKey::save(Writer& w) const {
+    write_header(w, ObjectKind::secret_key, *ctx_);
+    w.u64(id_);
+    // A byte at a time, without a temporary copy of the secret.
+    for (int32_t c : s_) {
+        const int8_t b = static_cast<int8_t>(c);
+        w.bytes(&b, 1);
+    }
+}
+
+SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    const uint64_t id = read_key_header(r, ObjectKind::secret_key, *ctx);
+    r.require(ctx->n(), "secret coefficients");
+    std::vector<int32_t> s(ctx->n());
+    try {
+        for (int32_t& c : s) {
+            int8_t b;
+            r.bytes(&b, 1, "secret coefficients");
+            if (b < -1 || b > 1) corrupt("a secret coefficient outside {-1, 0, 1}");
+            c = b;
+        }
+        return SecKey(std::move(ctx), id, std::move(s));
+    } catch (...) {
+        secure_wipe(s);  // a partly read secret is still secret
+        throw;
+    }
+}
+
+void PubKey::save(Writer& w) const {
+    write_header(w, ObjectKind::public_key, *ctx_);
+    w.u64(id_);
+    w.bytes(a_seed_.data(), a_seed_.size());
+    w.words(b_.data.data(), b_.data.size());
+    relin_.save(w);
+}
+
+PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    const Context& c = *ctx;
+    PubKey pk;
+    pk.id_ = read_key_header(r, ObjectKind::public_key, c);
+    r.bytes(pk.a_seed_.data(), pk.a_seed_.size(), "public key seed");
+    const Basis chain = chain_basis(c, c.num_chain());
+    r.require(chain.size() * c.n() * sizeof(u64), "public key");
+    pk.b_ = RnsPoly::uninit(chain.size(), c.n());
+    read_rows(r, c, chain, pk.b_, "public key");
+    pk.relin_ = KeySwitchKey::load(r, c);
+    pk.a_ = expand_public_a(c, pk.a_seed_);
+    pk.ctx_ = std::move(ctx);
+    return pk;
+}
+
+void GaloisKeys::save(Writer& w) const {
+    write_header(w, ObjectKind::galois_keys, *ctx_);
+    w.u64(id_);
+    w.u32(static_cast<uint32_t>(keys_.size()));
+    for (const auto& [g, entry] : keys_) {  // std::map: increasing g
+        w.u64(g);
+        entry->key.save(w);
+    }
+}
+
+GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    const Context& c = *ctx;
+    GaloisKeys keys;
+    keys.id_ = read_key_header(r, ObjectKind::galois_keys, c);
+    const uint32_t count = r.u32("key count");
+    // Each key holds at least its element and one row per prime and digit.
+    const size_t min_key = 8 + c.num_digits() * c.num_primes() * c.n() * sizeof(u64);
+    if (count > c.n() || count * min_key > r.remaining())
+        corrupt(std::to_string(count) + " Galois keys announced, but the data holds fewer");
+    uint64_t previous = 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t g = r.u64("Galois element");
+        if (g <= previous || g % 2 == 0 || g >= 2 * static_cast<uint64_t>(c.n()))
+            corrupt("Galois element " + std::to_string(g) +
+                    " (elements must be odd, in (1, 2N), and in increasing order)");
+        previous = g;
+        auto entry = std::make_shared<Entry>();
+        entry->key = KeySwitchKey::load(r, c);
+        entry->perm = galois_permutation(c.n(), g);
+        keys.keys_.emplace(g, std::move(entry));
+    }
+    keys.ctx_ = std::move(ctx);
+    return keys;
+}
+
+// ---- ciphertexts
+
+void Ctxt::save_fields(Writer& w, ObjectKind kind) const {
+    const Context& ctx = *ctx_;
+    write_header(w, kind, ctx);
+    w.u64(key_id_);
+    w.u32(static_cast<uint32_t>(level_));
+    w.f64(log2_noise_);
+    std::vector<u64> factor(ctx.p_limbs());
+    zz_to_limbs(factor_, factor.data(), factor.size());
+    w.words(factor.data(), factor.size());
+}
+
+void Ctxt::save(Writer& w) const {
+    if (c0_.rows != level_ || c1_.rows != level_)
+        throw std::logic_error("ciphertext rows do not match its level");
+    save_fields(w, ObjectKind::ciphertext);
+    w.words(c0_.data.data(), c0_.data.size());
+    w.words(c1_.data.data(), c1_.data.size());
+}
+
+size_t Ctxt::seeded_size(const Context& ctx) {
+    // Header, key id, level, noise bound, factor, c0 at the top level, seed.
+    return 16 + 8 + 4 + 8 + 8 * ctx.p_limbs() + 8 * ctx.num_chain() * ctx.n() + sizeof(Seed);
+}
+
+Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
+    const Context& c = *ctx;
+    const bool seeded =
+        read_header_either(r, ObjectKind::ciphertext, ObjectKind::seeded_ciphertext, c) == ObjectKind::seeded_ciphertext;
+    const uint64_t id = r.u64("key id");
+    if (id != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
+    const uint32_t level = r.u32("level");
+    if (level < 1 || level > c.num_chain())
+        corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
+                ")");
+    if (seeded && level != c.num_chain()) corrupt("a seeded ciphertext below the top level");
+    double noise = r.f64("noise bound");
+    if (!(noise >= 0)) corrupt("a noise bound out of range");  // NaN too
+    // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.
+    if (noise > c.log2_q(level)) noise = std::numeric_limits<double>::infinity();
+    std::vector<u64> limbs(c.p_limbs());
+    r.bytes(limbs.data(), limbs.size() * sizeof(u64), "plaintext factor");
+    const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
+    if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
+    if (seeded && !NTL::IsOne(factor)) corrupt("a seeded ciphertext with a plaintext factor other than 1");
+    const Basis chain = chain_basis(c, level);
+    const size_t rows_bytes = chain.size() * c.n() * sizeof(u64);
+    r.require(seeded ? rows_bytes + sizeof(Seed) : 2 * rows_bytes, "ciphertext");
+    Ctxt out(std::move(ctx), id, level);
+    out.log2_noise_ = noise;
+    out.factor_ = factor;
+    out.c0_ = RnsPoly::uninit(level, c.n());
+    read_rows(r, c, chain, out.c0_, "ciphertext");
+    if (seeded) {
+        Seed seed;
+        r.bytes(seed.data(), seed.size(), "seed");
+        out.c1_ = expand_public_a(c, seed);
+    } else {
+        out.c1_ = RnsPoly::uninit(level, c.n());
+        read_rows(r, c, chain, out.c1_, "ciphertext");
+    }
+    return out;
+}
+
+}  // namespace helib

@@ -1,0 +1,95 @@
+//! Packed (slot-wise) encryption and decryption through a [`BatchEncoder`].
+
+use ark_ff::PrimeField;
+
+use crate::encoding::ptxt::check_encoder;
+use crate::error::Result;
+use crate::{BatchEncoder, Ctxt, PubKey, SecKey};
+
+impl PubKey {
+    /// Encrypts up to `N` slot values (zero-padded): `encoder.encode` then
+    /// [`encrypt_poly`](PubKey::encrypt_poly). Fresh randomness on every call.
+    ///
+    /// Fails with [`Error::Mismatch`](crate::Error::Mismatch) when the encoder is for another
+    /// ring degree, and as `encode` does for too many values.
+    pub fn encrypt_slots<F: PrimeField>(
+        &self,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+    ) -> Result<Ctxt> {
+        check_encoder(self.context(), encoder)?;
+        self.encrypt_limbs(&encoder.encode_to_limbs(values, self.context().plaintext_limbs())?)
+    }
+}
+
+impl SecKey {
+    /// Secret-key encryption of up to `N` slot values (zero-padded), straight to bytes that
+    /// [`Ctxt::from_bytes`] reads: about half the bytes of a public-key ciphertext and less
+    /// fresh noise (see [`encrypt_poly_to_bytes`](SecKey::encrypt_poly_to_bytes)). The data
+    /// owner, who holds the secret key anyway, uploads its inputs this way.
+    ///
+    /// Fails as [`PubKey::encrypt_slots`] does: [`Error::Mismatch`](crate::Error::Mismatch)
+    /// for an encoder of another ring degree, and as `encode` does for too many values.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, Ctxt, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let v: Vec<Fr> = (1..=4u64).map(Fr::from).collect();
+    ///
+    /// let upload = sk.encrypt_slots_to_bytes(&enc, &v)?;
+    /// let full = pk.encrypt_slots(&enc, &v)?;
+    /// assert!(upload.len() < full.to_bytes()?.len() / 2 + 100); // about half
+    ///
+    /// let ct = Ctxt::from_bytes(&pk, &upload)?; // the server's view
+    /// assert!(ct.noise_budget() > full.noise_budget());
+    /// assert_eq!(&sk.decrypt_slots(&enc, &ct)?[..4], &v[..]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn encrypt_slots_to_bytes<F: PrimeField>(
+        &self,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+    ) -> Result<Vec<u8>> {
+        check_encoder(self.context(), encoder)?;
+        self.encrypt_limbs_to_bytes(
+            &encoder.encode_to_limbs(values, self.context().plaintext_limbs())?,
+        )
+    }
+
+    /// Decrypts and decodes all `N` slots (row 0, then row 1).
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let v: Vec<Fr> = (1..=4u64).map(Fr::from).collect();
+    /// let ct = pk.encrypt_slots(&enc, &v)?;
+    /// let slots = sk.decrypt_slots(&enc, &ct)?;
+    /// assert_eq!(&slots[..4], &v[..]);
+    /// assert_eq!(slots.len(), 2048);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn decrypt_slots<F: PrimeField>(
+        &self,
+        encoder: &BatchEncoder<F>,
+        ct: &Ctxt,
+    ) -> Result<Vec<F>> {
+        check_encoder(self.context(), encoder)?;
+        Ok(encoder.decode(&self.decrypt_poly::<F>(ct)?))
+    }
+}

@@ -1,0 +1,6 @@
+//! Contexts, keys and ciphertexts as bytes: their own byte form (`to_bytes` / `from_bytes`),
+//! and arkworks serialization on top of it.
+
+#[cfg(feature = "ark-serialize")]
+pub(crate) mod ark;
+mod bytes;
