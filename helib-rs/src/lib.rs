@@ -84,7 +84,7 @@ mod self_test;
 mod serialization;
 
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
-pub use ctxt::{Ctxt, CtxtInfo};
+pub use ctxt::{Ctxt, CtxtInfo, EncryptionPool, MAX_POOL_SIZE};
 #[cfg(feature = "ark-serialize")]
 pub use serialization::ark::DeserializeInContext;
 

@@ -14,9 +14,12 @@ use crate::encoding::field::{check_field, encode_const, encode_poly, from_limbs}
 use crate::error::{check, Error, Result};
 use crate::keys::{PubKey, PubKeyInner, SecKey};
 
+mod encryption_pool;
 mod ops;
 mod rotate;
 mod rotated_sum;
+
+pub use encryption_pool::{EncryptionPool, MAX_POOL_SIZE};
 
 /// A snapshot of a ciphertext's level and noise figures.
 #[derive(Debug, Clone, Copy, PartialEq)]

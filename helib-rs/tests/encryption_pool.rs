@@ -1,0 +1,113 @@
+//! Offline/online encryption: every zero of a pool is fresh, used once, and decrypts exactly;
+//! an empty pool, a pool of another key and damaged pool bytes are errors.
+
+use std::time::Instant;
+
+use ark_bn254::Fr;
+use ark_ff::UniformRand;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use helib_rs::{BatchEncoder, Context, EncryptionPool, Error, PubKey, SecKey};
+
+fn toy() -> (Context, SecKey, PubKey) {
+    let ctx = Context::builder()
+        .ring_degree(2048)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(600)
+        .allow_insecure(true)
+        .build()
+        .expect("context");
+    let sk = SecKey::generate(&ctx).expect("secret key");
+    let pk = PubKey::generate(&sk).expect("public key");
+    (ctx, sk, pk)
+}
+
+#[test]
+fn every_zero_is_fresh_and_decrypts_exactly() {
+    let (ctx, sk, pk) = toy();
+    let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    for mut pool in [
+        EncryptionPool::public(&pk, 6).unwrap(),
+        EncryptionPool::secret(&sk, &pk, 6).unwrap(),
+    ] {
+        let x: Vec<Fr> = (0..2048).map(|_| Fr::rand(&mut rng)).collect();
+        let mut seen = Vec::new();
+        while !pool.is_empty() {
+            let ct = pool.encrypt_slots(&enc, &x).unwrap();
+            assert_eq!(sk.decrypt_slots(&enc, &ct).unwrap(), x);
+            // Same message, so equal bytes would mean reused randomness.
+            let bytes = ct.to_bytes().unwrap();
+            assert!(
+                !seen.contains(&bytes),
+                "two ciphertexts share their randomness"
+            );
+            seen.push(bytes);
+        }
+        assert_eq!(seen.len(), 6);
+        assert!(matches!(
+            pool.encrypt_slots(&enc, &x),
+            Err(Error::InvalidArgument(m)) if m.contains("empty")
+        ));
+    }
+}
+
+#[test]
+fn online_and_fresh_encryption_timed() {
+    let (ctx, sk, pk) = toy();
+    let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
+    let x: Vec<Fr> = (0..2048u64).map(Fr::from).collect();
+    let rounds = 20;
+    let mut pool = EncryptionPool::public(&pk, rounds).unwrap();
+    let t = Instant::now();
+    for _ in 0..rounds {
+        pk.encrypt_slots(&enc, &x).unwrap();
+    }
+    let fresh = t.elapsed();
+    let t = Instant::now();
+    for _ in 0..rounds {
+        pool.encrypt_slots(&enc, &x).unwrap();
+    }
+    let online = t.elapsed();
+    println!(
+        "N = 2048: fresh public-key encryption {:.3} ms, online from the pool {:.3} ms",
+        fresh.as_secs_f64() * 1e3 / rounds as f64,
+        online.as_secs_f64() * 1e3 / rounds as f64
+    );
+    let ct = EncryptionPool::public(&pk, 1)
+        .unwrap()
+        .encrypt_slots(&enc, &x)
+        .unwrap();
+    assert_eq!(sk.decrypt_slots(&enc, &ct).unwrap(), x);
+}
+
+#[test]
+fn pool_bytes_round_trip_and_are_validated() {
+    let (ctx, sk, pk) = toy();
+    let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
+    let bytes = EncryptionPool::secret(&sk, &pk, 3)
+        .unwrap()
+        .into_bytes()
+        .unwrap();
+    let mut pool = EncryptionPool::from_bytes(&pk, &bytes).unwrap();
+    assert_eq!(pool.len(), 3);
+    let x: Vec<Fr> = (1..=3u64).map(Fr::from).collect();
+    let ct = pool.encrypt_slots(&enc, &x).unwrap();
+    assert_eq!(&sk.decrypt_slots(&enc, &ct).unwrap()[..3], &x[..]);
+
+    for bad in [
+        bytes[..bytes.len() - 1].to_vec(), // truncated
+        [bytes.clone(), vec![0]].concat(), // trailing byte
+        [u64::MAX.to_le_bytes().to_vec(), bytes[8..].to_vec()].concat(), // forged count
+        vec![],
+    ] {
+        assert!(matches!(
+            EncryptionPool::from_bytes(&pk, &bad),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+    // Zeros under another key are refused.
+    let sk2 = SecKey::generate(&ctx).unwrap();
+    let pk2 = PubKey::generate(&sk2).unwrap();
+    assert!(EncryptionPool::from_bytes(&pk2, &bytes).is_err());
+    assert!(EncryptionPool::public(&pk, helib_rs::MAX_POOL_SIZE + 1).is_err());
+}
