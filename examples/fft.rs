@@ -216,7 +216,8 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     // With the secret key, straight to the bytes a server would receive (seeded: half size).
     let upload = fft.encrypt_to_bytes(&sk, &x)?;
     let encrypt = t.elapsed();
-    let key_bytes = pk.serialized_len()? + gk.serialized_len()?;
+    let galois_key_bytes = gk.serialized_len()?;
+    let key_bytes = pk.serialized_len()? + galois_key_bytes;
     let upload_bytes = key_bytes + upload.iter().map(|b| b.len() as u64).sum::<u64>();
 
     // Server: the ciphertexts from their bytes, then the transform.
@@ -332,7 +333,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"check_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"route\":\"{route:?}\",\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"route\":\"{route:?}\",\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{galois_key_bytes},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -349,7 +350,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             budget,
             fft.cache_bytes() > 0,
-            gk.serialized_len()?,
         );
     }
     std::io::stdout().flush()?;
