@@ -66,6 +66,9 @@ pub enum Error {
     /// which result failed: a verdict sent back is an oracle for whoever forged it.
     #[error("result rejected: {0}")]
     ResultRejected(String),
+    /// A file could not be read or written; the message names it and the OS error.
+    #[error("i/o: {0}")]
+    Io(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

@@ -32,6 +32,10 @@
 //!   [`EncodedPtxt::from_slots_extended`]): each rotation after the first costs about a fifth
 //!   of a separate one.
 //! - [`PeriodicEncoder`]: cheap encodings of slot vectors that repeat along the rows.
+//! - [`Aggregation`] and [`EncryptedSum`]: many users encrypt vectors under one public key,
+//!   a server sums their uploads from files on all threads, the key owner decrypts the sum.
+//!   [`EncryptionPool`] makes encryption on a device cheap online: fresh encryptions of zero
+//!   made while idle, each used once.
 //!
 //! Every object keeps its context alive, all of them are `Send + Sync`, and objects of
 //! different contexts or keys are never combined silently ([`Error::Mismatch`]).
@@ -74,6 +78,7 @@
 //! # }
 //! ```
 
+mod aggregation;
 mod context;
 mod ctxt;
 mod encoding;
@@ -83,6 +88,7 @@ mod memory;
 mod self_test;
 mod serialization;
 
+pub use aggregation::{Aggregation, EncryptedSum, MAX_USERS};
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
 pub use ctxt::{Ctxt, CtxtInfo, EncryptionPool, MAX_POOL_SIZE};
 #[cfg(feature = "ark-serialize")]

@@ -159,7 +159,8 @@ pub fn message(e: &Error) -> String {
         | Error::Internal(m)
         | Error::FieldMismatch(m)
         | Error::InvalidLength(m)
-        | Error::NoSlots(m) => m.clone(),
+        | Error::NoSlots(m)
+        | Error::Io(m) => m.clone(),
         _ => String::new(),
     }
 }

@@ -1,0 +1,414 @@
+//! Private aggregation: many users encrypt vectors under one public key, a server adds them
+//! up without seeing any, and the key owner decrypts only the sum.
+//!
+//! - [`Aggregation`] fixes the parameters for a number of users: a context whose noise
+//!   budget holds their sum, and the level every upload is switched down to.
+//! - [`EncryptedSum`] is the server's running sum. It adds uploads as they come (bytes or
+//!   ciphertexts), merges with other partial sums, and sums a list of files on all of rayon's
+//!   threads while holding only one partial sum per thread: its memory does not grow with the
+//!   number of users.
+
+use std::path::Path;
+
+use ark_ff::PrimeField;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::{BatchEncoder, Context, Ctxt, PubKey, SecKey, DECRYPTION_MARGIN_BITS};
+
+/// The parameters of one aggregation: a context, and how many users' vectors its noise budget
+/// lets the server add.
+///
+/// Every value is a field element, `N` of them per ciphertext. Counters (`u64`) are field
+/// elements too ([`encode_counters`](Self::encode_counters)): their sum is exact as long as
+/// `users * (2^64 - 1) < p`, which for BN254 leaves room for `2^189` users.
+///
+/// Uploads are public-key ciphertexts, since users do not hold the secret key. A ciphertext
+/// made with the secret key could be sent as a seed and one polynomial, half the bytes; one made
+/// with the public key cannot. What makes an upload small here instead is its level: it is
+/// switched down to the fewest primes that still hold the sum of every user's noise with a
+/// margin ([`upload_margin_bits`](Self::upload_margin_bits)).
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use helib_rs::{Aggregation, BatchEncoder, Context, EncryptedSum, PubKey, SecKey};
+///
+/// # fn main() -> Result<(), helib_rs::Error> {
+/// // A toy ring (insecure) for the example; Aggregation::new::<Fr>(users) sizes a secure one.
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(400).allow_insecure(true).build()?;
+/// let agg = Aggregation::with_context(&ctx, 3)?;
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
+///
+/// let mut sum = EncryptedSum::new(&agg, &pk);
+/// for user in 1..=3u64 {
+///     let values = vec![Fr::from(user); 10];
+///     let upload = agg.encrypt(&pk, &enc, &values)?; // on the user's device
+///     sum.add_bytes(&Aggregation::upload_to_bytes(&upload)?)?; // on the server
+/// }
+/// assert_eq!(sum.decrypt(&sk, &enc, 10)?, vec![Fr::from(6u64); 10]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Aggregation {
+    ctx: Context,
+    users: u64,
+}
+
+/// The most users one [`Aggregation`] is sized for.
+pub const MAX_USERS: u64 = 1 << 40;
+
+impl Aggregation {
+    /// The ring degree of [`new`](Self::new): 32768 values per ciphertext, and a modulus far
+    /// inside its 128-bit bound.
+    pub const RING_DEGREE: u64 = 32768;
+
+    /// Parameters of at least 128-bit security for the sum of up to `users` vectors of `F`
+    /// elements: ring degree [`RING_DEGREE`](Self::RING_DEGREE), and the smallest modulus
+    /// whose fresh noise budget holds `users` additions with the decryption margin.
+    ///
+    /// ```
+    /// let agg = helib_rs::Aggregation::new::<ark_bn254::Fr>(1000)?;
+    /// assert_eq!(agg.values_per_ciphertext(), 32768);
+    /// assert!(agg.context().security_bits() >= 128.0);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn new<F: PrimeField>(users: u64) -> Result<Self> {
+        check_users(users)?;
+        let need = upload_margin(users);
+        let n = Self::RING_DEGREE;
+        // A first guess from the fresh noise (about p N), then corrected by what the context
+        // reports, since its estimate is the one decryption will be checked against.
+        let mut bits = F::MODULUS_BIT_SIZE + (3 * n.ilog2()) / 2 + need.ceil() as u32 + 8;
+        for _ in 0..4 {
+            let ctx = Context::for_field::<F>(n, bits)?;
+            let budget = ctx.fresh_noise_budget();
+            if budget >= need {
+                return Ok(Aggregation { ctx, users });
+            }
+            bits += (need - budget).ceil() as u32 + 1;
+        }
+        Err(Error::InvalidArgument(format!(
+            "no context of ring degree {n} found for the sum of {users} users"
+        )))
+    }
+
+    /// The parameters on a context of the caller's (e.g. a toy ring in tests), checked: its
+    /// fresh noise budget must hold `users` additions and the decryption margin.
+    pub fn with_context(ctx: &Context, users: u64) -> Result<Self> {
+        check_users(users)?;
+        let (need, budget) = (upload_margin(users), ctx.fresh_noise_budget());
+        if budget < need {
+            return Err(Error::InvalidArgument(format!(
+                "the context's fresh noise budget ({budget:.1} bits) cannot hold the sum of {users} \
+                 users ({need:.1} bits needed): use more ciphertext bits, or \
+                 Aggregation::new to size them"
+            )));
+        }
+        Ok(Aggregation {
+            ctx: ctx.clone(),
+            users,
+        })
+    }
+
+    /// The context every key and ciphertext of this aggregation belongs to.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// How many users' vectors the sum may hold.
+    pub fn users(&self) -> u64 {
+        self.users
+    }
+
+    /// Values per ciphertext: the ring degree `N`.
+    pub fn values_per_ciphertext(&self) -> usize {
+        self.ctx.ring_degree()
+    }
+
+    /// Ciphertexts per user for vectors of `len` values.
+    pub fn ciphertexts_for(&self, len: usize) -> usize {
+        len.div_ceil(self.values_per_ciphertext()).max(1)
+    }
+
+    /// The noise budget an upload keeps when it is switched down: enough for `users` of them
+    /// to be added and the sum still to decrypt with [`DECRYPTION_MARGIN_BITS`] to spare.
+    pub fn upload_margin_bits(&self) -> f64 {
+        upload_margin(self.users)
+    }
+
+    /// `u64` counters as field elements, refused if `users` of them could overflow `p`.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// let agg = helib_rs::Aggregation::new::<Fr>(1000)?;
+    /// assert_eq!(agg.encode_counters::<Fr>(&[7, u64::MAX])?, vec![Fr::from(7u64), Fr::from(u64::MAX)]);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn encode_counters<F: PrimeField>(&self, counters: &[u64]) -> Result<Vec<F>> {
+        // users * (2^64 - 1) < p holds when log2(users) + 64 < bits(p) - 1.
+        let room = F::MODULUS_BIT_SIZE.saturating_sub(65);
+        if 64 - self.users.leading_zeros() > room {
+            return Err(Error::InvalidArgument(format!(
+                "{} users' u64 counters could overflow a {}-bit field",
+                self.users,
+                F::MODULUS_BIT_SIZE
+            )));
+        }
+        Ok(counters.iter().map(|&c| F::from(c)).collect())
+    }
+
+    /// One user's upload: `values` (any length; `N` per ciphertext, the last zero-padded)
+    /// encrypted under `pk` with fresh randomness, each ciphertext switched down to the fewest
+    /// primes that hold the sum.
+    pub fn encrypt<F: PrimeField>(
+        &self,
+        pk: &PubKey,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+    ) -> Result<Vec<Ctxt>> {
+        self.check_context(pk.context())?;
+        let chunks: Vec<&[F]> = if values.is_empty() {
+            vec![&[]]
+        } else {
+            values.chunks(self.values_per_ciphertext()).collect()
+        };
+        chunks
+            .into_iter()
+            .map(|chunk| {
+                let mut ct = pk.encrypt_slots(encoder, chunk)?;
+                ct.compact_for_decryption(self.upload_margin_bits())?;
+                Ok(ct)
+            })
+            .collect()
+    }
+
+    /// An upload's bytes: the ciphertext count (u32, little-endian), then each ciphertext's
+    /// byte length (u64) and its [`Ctxt::to_bytes`] form.
+    pub fn upload_to_bytes(upload: &[Ctxt]) -> Result<Vec<u8>> {
+        let count = u32::try_from(upload.len())
+            .map_err(|_| Error::InvalidArgument("an upload of over 2^32 ciphertexts".into()))?;
+        let mut out = count.to_le_bytes().to_vec();
+        for ct in upload {
+            let bytes = ct.to_bytes()?;
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(&bytes);
+        }
+        Ok(out)
+    }
+
+    /// Reads [`upload_to_bytes`](Self::upload_to_bytes)' form, every ciphertext validated
+    /// against `pk` (context, key and noise bound), and every length checked against what is
+    /// left before anything is allocated.
+    pub fn upload_from_bytes(pk: &PubKey, bytes: &[u8]) -> Result<Vec<Ctxt>> {
+        let mut rest = bytes;
+        let count = u32::from_le_bytes(take(&mut rest, 4)?.try_into().map_err(|_| truncated())?);
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().map_err(|_| truncated())?);
+            let len = usize::try_from(len).map_err(|_| truncated())?;
+            out.push(Ctxt::from_bytes(pk, take(&mut rest, len)?)?);
+        }
+        if !rest.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "{} bytes after the upload's last ciphertext",
+                rest.len()
+            )));
+        }
+        Ok(out)
+    }
+
+    fn check_context(&self, ctx: &Context) -> Result<()> {
+        if ctx.same_as(&self.ctx) {
+            Ok(())
+        } else {
+            Err(Error::Mismatch(
+                "the key belongs to another context than the aggregation's".into(),
+            ))
+        }
+    }
+}
+
+/// The server's sum of users' uploads.
+///
+/// It refuses more users than its [`Aggregation`] was sized for, and uploads of a different
+/// shape (ciphertext count) than the first one it added.
+pub struct EncryptedSum {
+    pk: PubKey,
+    capacity: u64,
+    users: u64,
+    parts: Vec<Ctxt>,
+}
+
+impl EncryptedSum {
+    /// An empty sum of uploads under `pk`.
+    pub fn new(aggregation: &Aggregation, pk: &PubKey) -> Self {
+        EncryptedSum {
+            pk: pk.clone(),
+            capacity: aggregation.users,
+            users: 0,
+            parts: Vec::new(),
+        }
+    }
+
+    /// Users added so far.
+    pub fn users(&self) -> u64 {
+        self.users
+    }
+
+    /// The sum's ciphertexts (none before the first upload).
+    pub fn ciphertexts(&self) -> &[Ctxt] {
+        &self.parts
+    }
+
+    /// Adds one user's upload.
+    pub fn add(&mut self, upload: &[Ctxt]) -> Result<()> {
+        self.make_room(1, upload.len())?;
+        if self.parts.is_empty() {
+            self.parts = upload.iter().map(Ctxt::try_clone).collect::<Result<_>>()?;
+        } else {
+            for (sum, ct) in self.parts.iter_mut().zip(upload) {
+                sum.add_assign(ct)?;
+            }
+        }
+        self.users += 1;
+        Ok(())
+    }
+
+    /// Adds one user's upload in [`Aggregation::upload_to_bytes`]' form.
+    pub fn add_bytes(&mut self, upload: &[u8]) -> Result<()> {
+        let upload = Aggregation::upload_from_bytes(&self.pk, upload)?;
+        self.add(&upload)
+    }
+
+    /// Adds another partial sum of the same aggregation.
+    pub fn merge(&mut self, other: EncryptedSum) -> Result<()> {
+        if other.users == 0 {
+            return Ok(());
+        }
+        self.make_room(other.users, other.parts.len())?;
+        if self.parts.is_empty() {
+            self.parts = other.parts;
+        } else {
+            for (sum, ct) in self.parts.iter_mut().zip(&other.parts) {
+                sum.add_assign(ct)?;
+            }
+        }
+        self.users += other.users;
+        Ok(())
+    }
+
+    /// The sum of the uploads in `files` (each one user's
+    /// [`Aggregation::upload_to_bytes`]), read and added on rayon's threads. Each thread reads
+    /// one file at a time into its own partial sum, so memory stays flat however many files
+    /// there are. A file that cannot be read or parsed fails the whole sum, naming the file.
+    pub fn sum_files<P: AsRef<Path> + Sync>(
+        aggregation: &Aggregation,
+        pk: &PubKey,
+        files: &[P],
+    ) -> Result<EncryptedSum> {
+        if files.len() as u64 > aggregation.users {
+            return Err(too_many(aggregation.users, files.len() as u64));
+        }
+        files
+            .par_iter()
+            .try_fold(
+                || EncryptedSum::new(aggregation, pk),
+                |mut sum, file| {
+                    let path = file.as_ref();
+                    let bytes = std::fs::read(path)
+                        .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+                    sum.add_bytes(&bytes).map_err(|e| in_file(path, e))?;
+                    Ok(sum)
+                },
+            )
+            .try_reduce(
+                || EncryptedSum::new(aggregation, pk),
+                |mut a, b| {
+                    a.merge(b)?;
+                    Ok(a)
+                },
+            )
+    }
+
+    /// The owner's view: the first `len` values of the sum.
+    pub fn decrypt<F: PrimeField>(
+        &self,
+        sk: &SecKey,
+        encoder: &BatchEncoder<F>,
+        len: usize,
+    ) -> Result<Vec<F>> {
+        if self.parts.is_empty() {
+            return Err(Error::InvalidArgument("the sum holds no upload yet".into()));
+        }
+        let mut values = Vec::with_capacity(len.min(self.parts.len() * encoder.ring_degree()));
+        for ct in &self.parts {
+            values.extend(sk.decrypt_slots(encoder, ct)?);
+        }
+        if len > values.len() {
+            return Err(Error::InvalidLength(format!(
+                "the sum holds {} values, {len} asked for",
+                values.len()
+            )));
+        }
+        values.truncate(len);
+        Ok(values)
+    }
+
+    fn make_room(&self, users: u64, ciphertexts: usize) -> Result<()> {
+        if self.users.saturating_add(users) > self.capacity {
+            return Err(too_many(self.capacity, self.users.saturating_add(users)));
+        }
+        if ciphertexts == 0 || (!self.parts.is_empty() && ciphertexts != self.parts.len()) {
+            return Err(Error::InvalidLength(format!(
+                "an upload of {ciphertexts} ciphertext(s) where the sum has {}",
+                self.parts.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn upload_margin(users: u64) -> f64 {
+    DECRYPTION_MARGIN_BITS + (users.max(1) as f64).log2()
+}
+
+fn check_users(users: u64) -> Result<()> {
+    if users == 0 || users > MAX_USERS {
+        return Err(Error::InvalidArgument(format!(
+            "an aggregation is for 1 to 2^40 users, got {users}"
+        )));
+    }
+    Ok(())
+}
+
+fn too_many(capacity: u64, users: u64) -> Error {
+    Error::InvalidArgument(format!(
+        "the aggregation was sized for {capacity} users, {users} would be added"
+    ))
+}
+
+fn truncated() -> Error {
+    Error::InvalidArgument("the upload is truncated".into())
+}
+
+fn take<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8]> {
+    if rest.len() < len {
+        return Err(truncated());
+    }
+    let (head, tail) = rest.split_at(len);
+    *rest = tail;
+    Ok(head)
+}
+
+fn in_file(path: &Path, e: Error) -> Error {
+    match e {
+        Error::InvalidArgument(m) => Error::InvalidArgument(format!("{}: {m}", path.display())),
+        Error::InvalidLength(m) => Error::InvalidLength(format!("{}: {m}", path.display())),
+        Error::Mismatch(m) => Error::Mismatch(format!("{}: {m}", path.display())),
+        other => other,
+    }
+}

@@ -1,0 +1,221 @@
+//! Private aggregation: uploads summed by the server equal the plain sum over F_p, files are
+//! summed on several threads, and every malformed input is a clear error.
+
+mod common;
+
+use std::path::PathBuf;
+
+use ark_ff::Zero;
+use common::{message, new_fixture, random_poly, rng, Fixture, F, N};
+use helib_rs::{Aggregation, BatchEncoder, EncryptedSum, Error};
+
+/// Room for a few hundred users at N = 2048, insecure (a toy ring).
+const BITS: u32 = 400;
+
+fn setup(users: u64) -> (Fixture, Aggregation, BatchEncoder<F>) {
+    let fx = new_fixture(BITS);
+    let agg = Aggregation::with_context(&fx.ctx, users).expect("the toy context holds the sum");
+    let enc = BatchEncoder::<F>::for_context(&fx.ctx).expect("encoder");
+    (fx, agg, enc)
+}
+
+fn plain_sum(vectors: &[Vec<F>]) -> Vec<F> {
+    let mut sum = vec![F::zero(); vectors[0].len()];
+    for v in vectors {
+        for (s, x) in sum.iter_mut().zip(v) {
+            *s += x;
+        }
+    }
+    sum
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("helib-aggregation-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn the_sum_of_uploads_decrypts_to_the_plain_sum() {
+    let users = 40;
+    let (fx, agg, enc) = setup(users);
+    let len = 2 * N as usize + 100; // three ciphertexts per user, the last partly filled
+    assert_eq!(agg.ciphertexts_for(len), 3);
+    let mut r = rng(1);
+    let vectors: Vec<Vec<F>> = (0..users).map(|_| random_poly(&mut r, len)).collect();
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    for v in &vectors {
+        let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+        assert_eq!(upload.len(), 3);
+        for ct in &upload {
+            assert!(ct.noise_budget() >= agg.upload_margin_bits());
+        }
+        sum.add_bytes(&Aggregation::upload_to_bytes(&upload).unwrap())
+            .unwrap();
+    }
+    assert_eq!(sum.users(), users);
+    assert_eq!(sum.decrypt(&fx.sk, &enc, len).unwrap(), plain_sum(&vectors));
+    assert!(sum.ciphertexts().iter().all(|c| c.noise_budget() > 0.0));
+}
+
+#[test]
+fn uploads_are_switched_down_to_what_the_sum_needs() {
+    let fx = new_fixture(700);
+    let enc = BatchEncoder::<F>::for_context(&fx.ctx).unwrap();
+    let agg = Aggregation::with_context(&fx.ctx, 10).unwrap();
+    let fresh = fx.pk.encrypt_slots(&enc, &[F::from(1u64)]).unwrap();
+    let upload = agg.encrypt(&fx.pk, &enc, &[F::from(1u64)]).unwrap();
+    assert!(upload[0].level() < fresh.level());
+    assert!(upload[0].to_bytes().unwrap().len() < fresh.to_bytes().unwrap().len());
+    assert!(upload[0].noise_budget() >= agg.upload_margin_bits());
+}
+
+#[test]
+fn files_are_summed_on_several_threads() {
+    let users = 60;
+    let (fx, agg, enc) = setup(users);
+    let dir = temp_dir("files");
+    let mut r = rng(2);
+    let vectors: Vec<Vec<F>> = (0..users).map(|_| random_poly(&mut r, 300)).collect();
+    let files: Vec<PathBuf> = vectors
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let path = dir.join(format!("user{i}.bin"));
+            let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+            std::fs::write(&path, Aggregation::upload_to_bytes(&upload).unwrap()).unwrap();
+            path
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let sum = pool
+        .install(|| EncryptedSum::sum_files(&agg, &fx.pk, &files))
+        .unwrap();
+    assert_eq!(sum.users(), users);
+    assert_eq!(sum.decrypt(&fx.sk, &enc, 300).unwrap(), plain_sum(&vectors));
+
+    // A damaged file fails the sum, and the error names it.
+    let bad = dir.join("user7.bin");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&bad, &bytes).unwrap();
+    let e = EncryptedSum::sum_files(&agg, &fx.pk, &files).err().unwrap();
+    assert!(message(&e).contains("user7.bin"), "{e}");
+    let missing = [dir.join("nobody.bin")];
+    let e = EncryptedSum::sum_files(&agg, &fx.pk, &missing)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&e, Error::Io(m) if m.contains("nobody.bin")),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn partial_sums_merge() {
+    let (fx, agg, enc) = setup(8);
+    let mut r = rng(3);
+    let vectors: Vec<Vec<F>> = (0..8).map(|_| random_poly(&mut r, 50)).collect();
+    let (mut left, mut right) = (
+        EncryptedSum::new(&agg, &fx.pk),
+        EncryptedSum::new(&agg, &fx.pk),
+    );
+    for (i, v) in vectors.iter().enumerate() {
+        let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+        if i % 3 == 0 {
+            left.add(&upload)
+        } else {
+            right.add(&upload)
+        }
+        .unwrap();
+    }
+    left.merge(right).unwrap();
+    left.merge(EncryptedSum::new(&agg, &fx.pk)).unwrap(); // an empty one is nothing
+    assert_eq!(left.users(), 8);
+    assert_eq!(left.decrypt(&fx.sk, &enc, 50).unwrap(), plain_sum(&vectors));
+}
+
+#[test]
+fn counters_sum_exactly() {
+    let (fx, agg, enc) = setup(5);
+    let counters: Vec<u64> = vec![u64::MAX, 0, 1, u64::MAX - 1];
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    for _ in 0..5 {
+        let values = agg.encode_counters::<F>(&counters).unwrap();
+        sum.add(&agg.encrypt(&fx.pk, &enc, &values).unwrap())
+            .unwrap();
+    }
+    let expected: Vec<F> = counters.iter().map(|&c| F::from(c as u128 * 5)).collect();
+    assert_eq!(sum.decrypt(&fx.sk, &enc, 4).unwrap(), expected);
+}
+
+#[test]
+fn misuse_is_a_clear_error() {
+    let (fx, agg, enc) = setup(2);
+    let one = agg.encrypt(&fx.pk, &enc, &[F::from(1u64)]).unwrap();
+    let two = agg
+        .encrypt(&fx.pk, &enc, &vec![F::from(1u64); N as usize + 1])
+        .unwrap();
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    assert!(matches!(
+        sum.decrypt(&fx.sk, &enc, 1),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(sum.add(&[]), Err(Error::InvalidLength(_))));
+    sum.add(&one).unwrap();
+    assert!(matches!(sum.add(&two), Err(Error::InvalidLength(_))));
+    sum.add(&one).unwrap();
+    let e = sum.add(&one).err().unwrap();
+    assert!(message(&e).contains("sized for 2 users"), "{e}");
+    assert!(matches!(
+        sum.decrypt(&fx.sk, &enc, N as usize + 1),
+        Err(Error::InvalidLength(_))
+    ));
+
+    // Bytes: truncated, trailing, a forged length.
+    let bytes = Aggregation::upload_to_bytes(&one).unwrap();
+    for bad in [&bytes[..3], &bytes[..bytes.len() - 1]] {
+        assert!(Aggregation::upload_from_bytes(&fx.pk, bad).is_err());
+    }
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert!(matches!(
+        Aggregation::upload_from_bytes(&fx.pk, &trailing),
+        Err(Error::InvalidArgument(_))
+    ));
+    let mut forged = bytes.clone();
+    forged[4..12].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(Aggregation::upload_from_bytes(&fx.pk, &forged).is_err());
+    let mut many = bytes.clone();
+    many[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(Aggregation::upload_from_bytes(&fx.pk, &many).is_err());
+
+    // Another key's uploads, another context, parameters that cannot hold the sum.
+    let other = new_fixture(BITS);
+    assert!(matches!(
+        Aggregation::upload_from_bytes(&other.pk, &bytes),
+        Err(Error::Mismatch(_))
+    ));
+    assert!(matches!(
+        agg.encrypt(&other.pk, &enc, &[]),
+        Err(Error::Mismatch(_))
+    ));
+    let tight = common::toy_context(N, 300);
+    assert!(tight.fresh_noise_budget() < 56.0);
+    let e = Aggregation::with_context(&tight, 1 << 40).err().unwrap();
+    assert!(message(&e).contains("cannot hold the sum"), "{e}");
+    assert!(Aggregation::with_context(&fx.ctx, 0).is_err());
+    assert!(Aggregation::with_context(&fx.ctx, (1 << 40) + 1).is_err());
+}
+
+#[test]
+fn secure_parameters_hold_a_thousand_users() {
+    let agg = Aggregation::new::<F>(1000).unwrap();
+    assert!(agg.context().security_bits() >= 128.0);
+    assert_eq!(agg.values_per_ciphertext(), 32768);
+    assert!(agg.context().fresh_noise_budget() >= agg.upload_margin_bits());
+}
