@@ -8,6 +8,10 @@
 #                     ciphertexts, n = 1024, verified (QUOTIENT_ARGS="--size 4096" to change it)
 #   make groth16      a Groth16 proof (ark-groth16, BN254) of a 1000-constraint circuit whose
 #                     witness map runs on ciphertexts, verified (GROTH16_ARGS="--constraints 30000")
+#   make aggregate    private aggregation: 1000 users' encrypted vectors of 32768 BN254
+#                     elements summed from files, verified (AGGREGATE_ARGS="--users 10000")
+#   make peers        build and run the peers benchmark (this library, Paillier-3072, SEAL,
+#                     fhe.rs; one core), writing peers.json; installs cmake and GMP
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -29,12 +33,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic quotient groth16 run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic quotient groth16 aggregate peers run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere.
 define install_missing
@@ -74,6 +78,17 @@ quotient: deps
 
 groth16: deps
 	$(CARGO) run $(LOCKED) --release --example groth16 -- $(GROTH16_ARGS)
+
+# When the peers benchmark is built (make peers), the example runs it too.
+aggregate: deps
+	$(CARGO) run $(LOCKED) --release --example aggregate -- $(AGGREGATE_ARGS)
+
+# Outside the workspace (peers/Cargo.toml), so make test never builds SEAL or Paillier.
+PEERS_PACKAGES := cmake libgmp-dev
+peers: deps
+	$(call install_missing,$(PEERS_PACKAGES),cmake and GMP yourself)
+	$(CARGO) build $(LOCKED) --release --manifest-path peers/Cargo.toml
+	peers/target/release/peers --output peers.json $(PEERS_ARGS)
 
 run: fft
 

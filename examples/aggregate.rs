@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Values are random BN254 field elements, or random `u64` counters with `--counters` (their
-//! sum is exact: the field leaves room for `2^189` users' counters). Each user's upload is
+//! sum is exact: the field leaves room for `2^189` users' counters). Half the users encrypt
+//! afresh, half online from an encryption pool filled offline. Each user's upload is
 //! written to its own file (in `--dir`, or a temporary directory removed afterwards); the
 //! server streams them on `--threads` threads. When the peers benchmark is built (`make
 //! peers`), it runs in the same process run and its Paillier and SEAL figures are printed
@@ -26,7 +27,7 @@ use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::peak_rss_bytes;
 use clap::{CommandFactory, Parser};
-use helib_rs::{Aggregation, BatchEncoder, EncryptedSum, PubKey, SecKey};
+use helib_rs::{Aggregation, EncryptedSum, EncryptionPool, PubKey, SecKey};
 use rayon::prelude::*;
 
 /// Private aggregation of many users' encrypted vectors, checked against the plain sum.
@@ -54,6 +55,15 @@ fn main() -> ExitCode {
     job::main(&usage, Ok(Args::parse()), |a| a.job.threads(), run)
 }
 
+/// One user's timings (fresh, or offline and online) and upload size.
+#[derive(Default)]
+struct UserTimes {
+    fresh: Option<Duration>,
+    offline: Option<Duration>,
+    online: Option<Duration>,
+    bytes: usize,
+}
+
 /// One scheme's per-element figures from the peers benchmark.
 struct Peer {
     scheme: String,
@@ -64,6 +74,8 @@ struct Peer {
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
+    // Many same-sized buffers: reuse freed ones instead of page-faulting fresh ones.
+    bigp_he::reuse_freed_memory();
     let (users, len) = (args.users, args.len as usize);
     let say = |line: String| {
         if !args.job.json {
@@ -79,7 +91,6 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     };
     let sk = SecKey::generate(agg.context())?;
     let pk = PubKey::generate(&sk)?;
-    let enc = BatchEncoder::<Fr>::for_context(agg.context())?;
     let keygen = t.elapsed();
     let per_user = agg.ciphertexts_for(len);
     say(format!(
@@ -102,7 +113,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         ),
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("--dir {}: {e}", dir.display()))?;
-    let outcome = users_server_owner(args, &agg, &sk, &pk, &enc, &dir, keygen);
+    let outcome = users_server_owner(args, &agg, &sk, &pk, &dir, keygen);
     if temporary {
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -114,7 +125,6 @@ fn users_server_owner(
     agg: &Aggregation,
     sk: &SecKey,
     pk: &PubKey,
-    enc: &BatchEncoder<Fr>,
     dir: &std::path::Path,
     keygen: Duration,
 ) -> Result<bool, BoxError> {
@@ -125,35 +135,66 @@ fn users_server_owner(
         }
     };
     // Users, in parallel: each draws its vector, encrypts it (timed alone) and writes its file.
-    // The plain sum is kept for the check, one partial per thread.
+    // Even users encrypt afresh; odd users fill an encryption pool offline (timed apart) and
+    // encrypt online from it. Both kinds of upload go into the same sum.
     let seed = time_seed();
     let t = Instant::now();
     let files: Vec<PathBuf> = (0..users)
         .map(|u| dir.join(format!("user{u:07}.bin")))
         .collect();
-    let results: Vec<(Duration, usize)> = files
+    let per_user = agg.ciphertexts_for(len);
+    let results: Vec<UserTimes> = files
         .par_iter()
         .enumerate()
-        .map(|(u, path)| -> Result<(Duration, usize), BoxError> {
+        .map(|(u, path)| -> Result<UserTimes, BoxError> {
             let values = user_values(seed, u as u64, len, args.counters, agg)?;
-            let t = Instant::now();
-            let upload = agg.encrypt(pk, enc, &values)?;
-            let took = t.elapsed();
+            let mut times = UserTimes::default();
+            let upload = if u % 2 == 0 {
+                let t = Instant::now();
+                let upload = agg.encrypt(pk, &values)?;
+                times.fresh = Some(t.elapsed());
+                upload
+            } else {
+                let t = Instant::now();
+                let mut pool = EncryptionPool::public(pk, per_user)?;
+                times.offline = Some(t.elapsed());
+                let t = Instant::now();
+                let upload = agg.encrypt_with_pool(&mut pool, &values)?;
+                times.online = Some(t.elapsed());
+                upload
+            };
             let bytes = Aggregation::upload_to_bytes(&upload)?;
             std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok((took, bytes.len()))
+            times.bytes = bytes.len();
+            Ok(times)
         })
         .collect::<Result<_, _>>()?;
     let users_wall = t.elapsed();
-    let mut encrypt_times: Vec<Duration> = results.iter().map(|r| r.0).collect();
-    encrypt_times.sort();
-    let encrypt = encrypt_times[encrypt_times.len() / 2];
-    let upload_bytes = results[0].1;
+    let median_of = |pick: fn(&UserTimes) -> Option<Duration>| {
+        let mut v: Vec<Duration> = results.iter().filter_map(pick).collect();
+        v.sort();
+        v.get(v.len() / 2).copied().unwrap_or_default()
+    };
+    let (encrypt, online, offline) = (
+        median_of(|t| t.fresh),
+        median_of(|t| t.online),
+        median_of(|t| t.offline),
+    );
+    let upload_bytes = results.iter().map(|t| t.bytes).max().unwrap_or(0);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     say(format!(
-        "users: median encryption {:.1} ms per user ({:.2} M elements/s), upload {:.2} MiB per \
-         user ({:.0} bytes per element); all {users} in {:.1} s",
-        encrypt.as_secs_f64() * 1e3,
+        "users: median encryption {:.1} ms per user ({:.2} M elements/s); online from a pool \
+         {:.1} ms ({:.1}x faster; the pool took {:.1} ms offline); upload {:.2} MiB per user \
+         ({:.0} bytes per element); all {users} in {:.1} s",
+        ms(encrypt),
         len as f64 / encrypt.as_secs_f64() / 1e6,
+        ms(online),
+        if online.is_zero() {
+            0.0
+        } else {
+            encrypt.as_secs_f64() / online.as_secs_f64()
+        },
+        ms(offline),
         upload_bytes as f64 / (1 << 20) as f64,
         upload_bytes as f64 / len as f64,
         users_wall.as_secs_f64()
@@ -177,7 +218,7 @@ fn users_server_owner(
 
     // Owner: decrypt, and check against the plain sum.
     let t = Instant::now();
-    let got = sum.decrypt(sk, enc, len)?;
+    let got = sum.decrypt::<Fr>(sk, len)?;
     let decrypt = t.elapsed();
     let expected = plain_sum(seed, users, len, args.counters, agg)?;
     let verified = got == expected;
@@ -245,6 +286,7 @@ fn users_server_owner(
             "{{\"users\":{users},\"len\":{len},\"counters\":{},\"ring_degree\":{},\
              \"log2_qp\":{:.1},\"security_bits\":{:.1},\"threads\":{threads},\
              \"keygen_s\":{:.6},\"encrypt_user_s\":{:.6},\"encrypt_elements_per_s\":{:.0},\
+             \"encrypt_online_user_s\":{:.6},\"pool_offline_user_s\":{:.6},\
              \"upload_bytes_per_user\":{upload_bytes},\"bytes_per_element\":{:.1},\
              \"server_s\":{:.6},\"server_per_ciphertext_s\":{:e},\
              \"server_elements_per_s_per_core\":{:.0},\"decrypt_s\":{:.6},\
@@ -256,6 +298,8 @@ fn users_server_owner(
             keygen.as_secs_f64(),
             encrypt.as_secs_f64(),
             len as f64 / encrypt.as_secs_f64(),
+            online.as_secs_f64(),
+            offline.as_secs_f64(),
             upload_bytes as f64 / len as f64,
             server.as_secs_f64(),
             per_ct,

@@ -7,16 +7,15 @@ use std::path::PathBuf;
 
 use ark_ff::Zero;
 use common::{message, new_fixture, random_poly, rng, Fixture, F, N};
-use helib_rs::{Aggregation, BatchEncoder, EncryptedSum, Error};
+use helib_rs::{Aggregation, EncryptedSum, EncryptionPool, Error};
 
 /// Room for a few hundred users at N = 2048, insecure (a toy ring).
 const BITS: u32 = 400;
 
-fn setup(users: u64) -> (Fixture, Aggregation, BatchEncoder<F>) {
+fn setup(users: u64) -> (Fixture, Aggregation) {
     let fx = new_fixture(BITS);
     let agg = Aggregation::with_context(&fx.ctx, users).expect("the toy context holds the sum");
-    let enc = BatchEncoder::<F>::for_context(&fx.ctx).expect("encoder");
-    (fx, agg, enc)
+    (fx, agg)
 }
 
 fn plain_sum(vectors: &[Vec<F>]) -> Vec<F> {
@@ -38,14 +37,14 @@ fn temp_dir(name: &str) -> PathBuf {
 #[test]
 fn the_sum_of_uploads_decrypts_to_the_plain_sum() {
     let users = 40;
-    let (fx, agg, enc) = setup(users);
+    let (fx, agg) = setup(users);
     let len = 2 * N as usize + 100; // three ciphertexts per user, the last partly filled
     assert_eq!(agg.ciphertexts_for(len), 3);
     let mut r = rng(1);
     let vectors: Vec<Vec<F>> = (0..users).map(|_| random_poly(&mut r, len)).collect();
     let mut sum = EncryptedSum::new(&agg, &fx.pk);
     for v in &vectors {
-        let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+        let upload = agg.encrypt(&fx.pk, v).unwrap();
         assert_eq!(upload.len(), 3);
         for ct in &upload {
             assert!(ct.noise_budget() >= agg.upload_margin_bits());
@@ -54,17 +53,16 @@ fn the_sum_of_uploads_decrypts_to_the_plain_sum() {
             .unwrap();
     }
     assert_eq!(sum.users(), users);
-    assert_eq!(sum.decrypt(&fx.sk, &enc, len).unwrap(), plain_sum(&vectors));
+    assert_eq!(sum.decrypt::<F>(&fx.sk, len).unwrap(), plain_sum(&vectors));
     assert!(sum.ciphertexts().iter().all(|c| c.noise_budget() > 0.0));
 }
 
 #[test]
 fn uploads_are_switched_down_to_what_the_sum_needs() {
     let fx = new_fixture(700);
-    let enc = BatchEncoder::<F>::for_context(&fx.ctx).unwrap();
     let agg = Aggregation::with_context(&fx.ctx, 10).unwrap();
-    let fresh = fx.pk.encrypt_slots(&enc, &[F::from(1u64)]).unwrap();
-    let upload = agg.encrypt(&fx.pk, &enc, &[F::from(1u64)]).unwrap();
+    let fresh = fx.pk.encrypt_poly(&[F::from(1u64)]).unwrap();
+    let upload = agg.encrypt(&fx.pk, &[F::from(1u64)]).unwrap();
     assert!(upload[0].level() < fresh.level());
     assert!(upload[0].to_bytes().unwrap().len() < fresh.to_bytes().unwrap().len());
     assert!(upload[0].noise_budget() >= agg.upload_margin_bits());
@@ -73,7 +71,7 @@ fn uploads_are_switched_down_to_what_the_sum_needs() {
 #[test]
 fn files_are_summed_on_several_threads() {
     let users = 60;
-    let (fx, agg, enc) = setup(users);
+    let (fx, agg) = setup(users);
     let dir = temp_dir("files");
     let mut r = rng(2);
     let vectors: Vec<Vec<F>> = (0..users).map(|_| random_poly(&mut r, 300)).collect();
@@ -82,7 +80,7 @@ fn files_are_summed_on_several_threads() {
         .enumerate()
         .map(|(i, v)| {
             let path = dir.join(format!("user{i}.bin"));
-            let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+            let upload = agg.encrypt(&fx.pk, v).unwrap();
             std::fs::write(&path, Aggregation::upload_to_bytes(&upload).unwrap()).unwrap();
             path
         })
@@ -95,7 +93,7 @@ fn files_are_summed_on_several_threads() {
         .install(|| EncryptedSum::sum_files(&agg, &fx.pk, &files))
         .unwrap();
     assert_eq!(sum.users(), users);
-    assert_eq!(sum.decrypt(&fx.sk, &enc, 300).unwrap(), plain_sum(&vectors));
+    assert_eq!(sum.decrypt::<F>(&fx.sk, 300).unwrap(), plain_sum(&vectors));
 
     // A damaged file fails the sum, and the error names it.
     let bad = dir.join("user7.bin");
@@ -117,7 +115,7 @@ fn files_are_summed_on_several_threads() {
 
 #[test]
 fn partial_sums_merge() {
-    let (fx, agg, enc) = setup(8);
+    let (fx, agg) = setup(8);
     let mut r = rng(3);
     let vectors: Vec<Vec<F>> = (0..8).map(|_| random_poly(&mut r, 50)).collect();
     let (mut left, mut right) = (
@@ -125,7 +123,7 @@ fn partial_sums_merge() {
         EncryptedSum::new(&agg, &fx.pk),
     );
     for (i, v) in vectors.iter().enumerate() {
-        let upload = agg.encrypt(&fx.pk, &enc, v).unwrap();
+        let upload = agg.encrypt(&fx.pk, v).unwrap();
         if i % 3 == 0 {
             left.add(&upload)
         } else {
@@ -136,33 +134,58 @@ fn partial_sums_merge() {
     left.merge(right).unwrap();
     left.merge(EncryptedSum::new(&agg, &fx.pk)).unwrap(); // an empty one is nothing
     assert_eq!(left.users(), 8);
-    assert_eq!(left.decrypt(&fx.sk, &enc, 50).unwrap(), plain_sum(&vectors));
+    assert_eq!(left.decrypt::<F>(&fx.sk, 50).unwrap(), plain_sum(&vectors));
+}
+
+#[test]
+fn pool_uploads_sum_like_fresh_ones() {
+    let (fx, agg) = setup(6);
+    let mut r = rng(4);
+    let len = N as usize + 5; // two ciphertexts per upload
+    let vectors: Vec<Vec<F>> = (0..6).map(|_| random_poly(&mut r, len)).collect();
+    let mut pool = EncryptionPool::public(&fx.pk, 7).unwrap();
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    for (i, v) in vectors.iter().enumerate() {
+        let upload = if i < 3 {
+            agg.encrypt_with_pool(&mut pool, v).unwrap()
+        } else {
+            agg.encrypt(&fx.pk, v).unwrap()
+        };
+        assert!(upload
+            .iter()
+            .all(|c| c.noise_budget() >= agg.upload_margin_bits()));
+        sum.add(&upload).unwrap();
+    }
+    assert_eq!(sum.decrypt::<F>(&fx.sk, len).unwrap(), plain_sum(&vectors));
+    // One zero left, two needed: refused before any is used.
+    let e = agg.encrypt_with_pool(&mut pool, &vectors[0]).err().unwrap();
+    assert!(message(&e).contains("holds 1"), "{e}");
+    assert_eq!(pool.len(), 1);
 }
 
 #[test]
 fn counters_sum_exactly() {
-    let (fx, agg, enc) = setup(5);
+    let (fx, agg) = setup(5);
     let counters: Vec<u64> = vec![u64::MAX, 0, 1, u64::MAX - 1];
     let mut sum = EncryptedSum::new(&agg, &fx.pk);
     for _ in 0..5 {
         let values = agg.encode_counters::<F>(&counters).unwrap();
-        sum.add(&agg.encrypt(&fx.pk, &enc, &values).unwrap())
-            .unwrap();
+        sum.add(&agg.encrypt(&fx.pk, &values).unwrap()).unwrap();
     }
     let expected: Vec<F> = counters.iter().map(|&c| F::from(c as u128 * 5)).collect();
-    assert_eq!(sum.decrypt(&fx.sk, &enc, 4).unwrap(), expected);
+    assert_eq!(sum.decrypt::<F>(&fx.sk, 4).unwrap(), expected);
 }
 
 #[test]
 fn misuse_is_a_clear_error() {
-    let (fx, agg, enc) = setup(2);
-    let one = agg.encrypt(&fx.pk, &enc, &[F::from(1u64)]).unwrap();
+    let (fx, agg) = setup(2);
+    let one = agg.encrypt(&fx.pk, &[F::from(1u64)]).unwrap();
     let two = agg
-        .encrypt(&fx.pk, &enc, &vec![F::from(1u64); N as usize + 1])
+        .encrypt(&fx.pk, &vec![F::from(1u64); N as usize + 1])
         .unwrap();
     let mut sum = EncryptedSum::new(&agg, &fx.pk);
     assert!(matches!(
-        sum.decrypt(&fx.sk, &enc, 1),
+        sum.decrypt::<F>(&fx.sk, 1),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(sum.add(&[]), Err(Error::InvalidLength(_))));
@@ -172,7 +195,7 @@ fn misuse_is_a_clear_error() {
     let e = sum.add(&one).err().unwrap();
     assert!(message(&e).contains("sized for 2 users"), "{e}");
     assert!(matches!(
-        sum.decrypt(&fx.sk, &enc, N as usize + 1),
+        sum.decrypt::<F>(&fx.sk, N as usize + 1),
         Err(Error::InvalidLength(_))
     ));
 
@@ -201,7 +224,7 @@ fn misuse_is_a_clear_error() {
         Err(Error::Mismatch(_))
     ));
     assert!(matches!(
-        agg.encrypt(&other.pk, &enc, &[]),
+        agg.encrypt::<F>(&other.pk, &[]),
         Err(Error::Mismatch(_))
     ));
     let tight = common::toy_context(N, 300);

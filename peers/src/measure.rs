@@ -1,0 +1,94 @@
+//! One row of the table, and the timer every scheme is measured with.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+/// One scheme's figures, per ciphertext and per element, measured on one core.
+#[derive(Serialize, Clone, Debug)]
+pub struct Row {
+    pub scheme: String,
+    pub parameters: String,
+    pub plaintext_bits: u32,
+    pub elements_per_ciphertext: usize,
+    pub encrypt_s: f64,
+    /// Encryption with its randomness precomputed offline, where the scheme has such a form.
+    pub encrypt_online_s: Option<f64>,
+    pub add_s: f64,
+    pub mul_const_s: f64,
+    /// A slot-wise product by a plaintext vector, where the packing has one.
+    pub mul_plain_s: Option<f64>,
+    pub decrypt_s: f64,
+    pub ciphertext_bytes: usize,
+    pub encrypt_per_element_s: f64,
+    pub add_per_element_s: f64,
+    pub decrypt_per_element_s: f64,
+    pub bytes_per_element: f64,
+    /// Ciphertexts (and so encryption time and bytes) per 254-bit value: 1 for schemes whose
+    /// plaintext holds it, else the plaintext moduli a CRT split across needs (additions
+    /// only: products modulo BN254's p do not split that way).
+    pub ciphertexts_per_254_bit_value: u32,
+    pub verified: bool,
+}
+
+/// Per-ciphertext timings and sizes of one scheme, turned into a [`Row`].
+pub struct Figures {
+    pub scheme: &'static str,
+    pub parameters: String,
+    pub plaintext_bits: u32,
+    pub elements: usize,
+    pub encrypt: Duration,
+    pub encrypt_online: Option<Duration>,
+    pub add: Duration,
+    pub mul_const: Duration,
+    pub mul_plain: Option<Duration>,
+    pub decrypt: Duration,
+    pub bytes: usize,
+    pub verified: bool,
+}
+
+impl Figures {
+    pub fn row(self) -> Row {
+        let e = self.elements as f64;
+        Row {
+            scheme: self.scheme.into(),
+            parameters: self.parameters,
+            plaintext_bits: self.plaintext_bits,
+            elements_per_ciphertext: self.elements,
+            encrypt_s: self.encrypt.as_secs_f64(),
+            encrypt_online_s: self.encrypt_online.map(|d| d.as_secs_f64()),
+            add_s: self.add.as_secs_f64(),
+            mul_const_s: self.mul_const.as_secs_f64(),
+            mul_plain_s: self.mul_plain.map(|d| d.as_secs_f64()),
+            decrypt_s: self.decrypt.as_secs_f64(),
+            ciphertext_bytes: self.bytes,
+            encrypt_per_element_s: self.encrypt.as_secs_f64() / e,
+            add_per_element_s: self.add.as_secs_f64() / e,
+            decrypt_per_element_s: self.decrypt.as_secs_f64() / e,
+            bytes_per_element: self.bytes as f64 / e,
+            ciphertexts_per_254_bit_value: if self.plaintext_bits >= 254 {
+                1
+            } else {
+                254u32.div_ceil(self.plaintext_bits.saturating_sub(1).max(1))
+            },
+            verified: self.verified,
+        }
+    }
+}
+
+/// The median time of `f` over at least `min_runs` runs and about `budget` of wall time.
+pub fn median<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let mut times = Vec::new();
+    let mut out;
+    loop {
+        let t = Instant::now();
+        out = f();
+        times.push(t.elapsed());
+        if times.len() >= min_runs && (start.elapsed() >= budget || times.len() >= 1000) {
+            break;
+        }
+    }
+    times.sort();
+    (out, times[times.len() / 2])
+}
