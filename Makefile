@@ -12,6 +12,9 @@
 #                     elements summed from files, verified (AGGREGATE_ARGS="--users 10000")
 #   make peers        build and run the peers benchmark (this library, Paillier-3072, SEAL,
 #                     fhe.rs; one core), writing peers.json; installs cmake and GMP
+#   make fft-mpi      the four-step FFT across NP MPI ranks (default 2; installs Open MPI):
+#                     setup, mpirun, verify (FFT_ARGS="--size 1048576", MPI_THREADS per rank)
+#   make test-mpi     the MPI tests: 1, 2 and 4 ranks, TCP, a killed rank (installs Open MPI)
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -33,12 +36,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic quotient groth16 aggregate peers run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic quotient groth16 aggregate peers mpi-deps fft-mpi test-mpi run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere.
 define install_missing
@@ -89,6 +92,27 @@ peers: deps
 	$(call install_missing,$(PEERS_PACKAGES),cmake and GMP yourself)
 	$(CARGO) build $(LOCKED) --release --manifest-path peers/Cargo.toml
 	peers/target/release/peers --output peers.json $(PEERS_ARGS)
+
+# MPI: he-fft-mpi is a crate of its own, so nothing else needs Open MPI. Open MPI refuses to
+# run as root (CI containers) unless told twice.
+MPI_PACKAGES := openmpi-bin libopenmpi-dev
+MPI_ENV := $(if $(SUDO),,OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+NP ?= 2
+MPI_THREADS ?= 1
+FFT_MPI_DIR ?= target/fft-mpi-run
+FFT_MPI := he-fft-mpi/target/release/fft-mpi
+mpi-deps: deps
+	$(call install_missing,$(MPI_PACKAGES),Open MPI (mpirun and its headers) yourself)
+
+fft-mpi: mpi-deps
+	$(CARGO) build $(LOCKED) --release --manifest-path he-fft-mpi/Cargo.toml
+	rm -rf $(FFT_MPI_DIR)
+	$(FFT_MPI) setup $(FFT_MPI_DIR) $(or $(FFT_ARGS),--size 65536)
+	$(MPI_ENV) mpirun --oversubscribe -np $(NP) $(FFT_MPI) run $(FFT_MPI_DIR) --threads $(MPI_THREADS)
+	$(FFT_MPI) verify $(FFT_MPI_DIR) --json
+
+test-mpi: mpi-deps
+	$(MPI_ENV) $(CARGO) test $(LOCKED) --release --manifest-path he-fft-mpi/Cargo.toml
 
 run: fft
 

@@ -108,17 +108,7 @@ pub fn median_time<T>(once: impl Fn() -> T) -> (T, Duration) {
     (out, times[times.len() / 2])
 }
 
-/// Peak resident set size of this process (Linux: `VmHWM`), 0 where unknown.
-pub fn peak_rss_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
-}
+pub use helib_rs::peak_rss_bytes;
 
 /// Lets a write to a closed standard output end the process quietly, as it does a C tool's
 /// (`fft | head -3`), instead of panicking in `println!`: Rust ignores `SIGPIPE`, so the

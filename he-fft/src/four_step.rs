@@ -233,6 +233,31 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     /// [`decrypt`](EncryptedTransform::decrypt) puts in order).
     fn run_steps(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
         self.check_count(x)?;
+        self.check_step_keys(gk)?;
+        let total = self.progress_total();
+        let done = AtomicUsize::new(0);
+        let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+        let inputs = self.first_step_inputs(gk, x, level)?;
+        let terms = inputs.terms();
+        // One task per output ciphertext: its sum across the inputs, then its row FFTs.
+        let y: Vec<Ctxt> = (0..self.num_ciphertexts())
+            .into_par_iter()
+            .map(|out| {
+                let mut sum = self.first_step_sum(out)?;
+                for (b, batch) in terms.chunks(Self::FIRST_STEP_BATCH).enumerate() {
+                    sum.add_terms(b * Self::FIRST_STEP_BATCH, batch)?;
+                }
+                let sum = sum.finish()?;
+                tick();
+                self.second_step_with_progress(gk, sum, &|_, _| tick())
+            })
+            .collect::<Result<_>>()?;
+        Ok(y)
+    }
+
+    /// Whether `gk` holds every key of both steps.
+    fn check_step_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.row_fft.check_keys(gk)?;
         if !gk.has_row_swap() {
             return Err(Error::MissingKey(
@@ -241,16 +266,36 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                     .into(),
             ));
         }
-        let total = self.progress_total();
-        let done = AtomicUsize::new(0);
-        let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-        // One inner product takes ciphertexts of one level: inputs above the lowest one are
-        // switched down to it (copies only of those).
-        let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+        Ok(())
+    }
+
+    /// Terms per inner product in step 1's sums ([`FirstStepSum::add_terms`] takes at most
+    /// this many at once); a run split across processes batches its terms the same way, so
+    /// its sums, and so its results, are byte for byte those of one process.
+    pub const FIRST_STEP_BATCH: usize = PRODUCTS_PER_BATCH;
+
+    /// Step 1's terms, in the order its sums take them: the `c / 2` input ciphertexts, then
+    /// the same with their slot rows swapped (`c` terms).
+    pub fn first_step_terms(&self) -> usize {
+        2 * self.num_ciphertexts()
+    }
+
+    /// Step 1's terms from some input ciphertexts: `x` switched down to `level` (the lowest
+    /// level among *all* the inputs, which one inner product needs; copies only of those
+    /// above it), and each with its slot rows swapped. Input `i`'s two terms are `i` and
+    /// `c / 2 + i`. [`apply`](EncryptedTransform::apply) does this for every input; a run
+    /// split across processes does it per process, on the inputs it holds.
+    pub fn first_step_inputs<'x>(
+        &self,
+        gk: &GaloisKeys,
+        x: &'x [Ctxt],
+        level: u32,
+    ) -> Result<FirstStepInputs<'x>> {
+        self.check_step_keys(gk)?;
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {
-                if ct.level() == level {
+                if ct.level() <= level {
                     return Ok(None);
                 }
                 let mut low = ct.try_clone()?;
@@ -258,47 +303,32 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                 Ok(Some(low))
             })
             .collect::<Result<_>>()?;
-        let aligned: Vec<&Ctxt> = x
-            .iter()
-            .zip(&lowered)
-            .map(|(ct, low)| low.as_ref().unwrap_or(ct))
-            .collect();
-        // Each input with its rows swapped: the other row of every pair within reach.
-        let swapped: Vec<Ctxt> = aligned
+        let swapped: Vec<Ctxt> = x
             .par_iter()
-            .map(|ct| {
-                let mut s = ct.try_clone()?;
+            .zip(&lowered)
+            .map(|(ct, low)| {
+                let mut s = low.as_ref().unwrap_or(ct).try_clone()?;
                 s.swap_rows(gk)?;
                 Ok(s)
             })
             .collect::<Result<_>>()?;
-        let inputs: Vec<&Ctxt> = aligned.into_iter().chain(&swapped).collect();
-        // One task per output ciphertext: its sum across the inputs, then its row FFTs.
-        let y: Vec<Ctxt> = (0..self.num_ciphertexts())
-            .into_par_iter()
-            .map(|out| {
-                let sum = self.across(&inputs, out)?;
-                tick();
-                let fft = self.row_fft.run_stages(gk, &[sum], &|_, _| tick())?;
-                fft.into_iter()
-                    .next()
-                    .ok_or_else(|| Error::Internal("a row FFT returned no ciphertext".into()))
-            })
-            .collect::<Result<_>>()?;
-        Ok(y)
+        Ok(FirstStepInputs {
+            x,
+            lowered,
+            swapped,
+        })
     }
 
-    /// Step 1 for output ciphertext `out` (rows `2 out`, `2 out + 1`), from the inputs and then
-    /// their row-swapped copies (`inputs`): `sum_rho x_rho * t(rho, k1)` in each row `k1`.
-    ///
-    /// Slot `r` of `t(rho, k1)` is `s(rho, k1) v_k1^r` with `v_k1 = b u^k1` and
-    /// `s(rho, k1) = s a^k1 v_k1^(R rho)` (`s`, `a`, `b`, `u` the scale, output and input
-    /// factors and root). Encoding is linear, so each product's plaintext polynomial is
-    /// `s(rho0, k1) q0 + s(rho1, k1 + 1) q1`, with `q0`, `q1` the polynomials of the powers
-    /// alone in one row each: two slot transforms per output instead of one per product
-    /// (a third less work per plaintext at `N = 65536`).
-    fn across(&self, inputs: &[&Ctxt], out: usize) -> Result<Ctxt> {
-        let (row, cts) = (self.row_len(), inputs.len() / 2);
+    /// Step 1's sum for output ciphertext `out` (rows `2 out`, `2 out + 1`), to which the
+    /// terms are added batch by batch.
+    pub fn first_step_sum(&self, out: usize) -> Result<FirstStepSum<'_, F>> {
+        if out >= self.num_ciphertexts() {
+            return Err(Error::InvalidArgument(format!(
+                "output ciphertext {out} of a four-step FFT with {}",
+                self.num_ciphertexts()
+            )));
+        }
+        let row = self.row_len();
         let ks = [2 * out, 2 * out + 1];
         let ratios = ks.map(|k| self.input_factor * self.root.pow([k as u64]));
         let powers = |v: F| -> Vec<F> {
@@ -312,34 +342,142 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
                 .collect()
         };
         let zero = vec![F::zero(); row];
-        let q0 = self.encoder.encode_poly(&powers(ratios[0]), &zero)?;
-        let q1 = self.encoder.encode_poly(&zero, &powers(ratios[1]))?;
-        let scale = |rho: usize, slot_row: usize| {
-            let k = ks[slot_row] as u64;
-            self.scale * self.output_factor.pow([k]) * ratios[slot_row].pow([(row * rho) as u64])
-        };
-        let mut sum: Option<Ctxt> = None;
-        let terms: Vec<usize> = (0..inputs.len()).collect();
-        for batch in terms.chunks(PRODUCTS_PER_BATCH) {
-            let pts: Vec<EncodedPtxt> = batch
-                .iter()
-                .map(|&t| {
-                    // Input ciphertext i holds rows 2i and 2i + 1; its swapped copy the reverse.
-                    let (i, swapped) = (t % cts, t >= cts);
-                    let rho = |slot_row: usize| 2 * i + (slot_row ^ usize::from(swapped));
-                    let (s0, s1) = (scale(rho(0), 0), scale(rho(1), 1));
-                    let coeffs: Vec<F> = q0.iter().zip(&q1).map(|(a, b)| s0 * a + s1 * b).collect();
-                    EncodedPtxt::from_poly(&self.ctx, &coeffs, None)
-                })
-                .collect::<Result<_>>()?;
-            let cts: Vec<&Ctxt> = batch.iter().map(|&t| inputs[t]).collect();
-            let part = Ctxt::inner_product(&cts, &pts.iter().collect::<Vec<_>>())?;
-            match &mut sum {
-                Some(s) => s.add_assign(&part)?,
-                none => *none = Some(part),
-            }
+        Ok(FirstStepSum {
+            fft: self,
+            ks,
+            ratios,
+            q0: self.encoder.encode_poly(&powers(ratios[0]), &zero)?,
+            q1: self.encoder.encode_poly(&zero, &powers(ratios[1]))?,
+            next: 0,
+            sum: None,
+        })
+    }
+
+    /// Step 2 on one output ciphertext's step-1 sum: the FFTs of its two rows.
+    pub fn second_step(&self, gk: &GaloisKeys, sum: Ctxt) -> Result<Ctxt> {
+        self.second_step_with_progress(gk, sum, &|_, _| {})
+    }
+
+    fn second_step_with_progress(
+        &self,
+        gk: &GaloisKeys,
+        sum: Ctxt,
+        progress: Progress<'_>,
+    ) -> Result<Ctxt> {
+        self.row_fft
+            .run_stages(gk, &[sum], progress)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Internal("a row FFT returned no ciphertext".into()))
+    }
+}
+
+/// Some input ciphertexts of a [`FourStepFft`] prepared for step 1
+/// ([`FourStepFft::first_step_inputs`]).
+pub struct FirstStepInputs<'x> {
+    x: &'x [Ctxt],
+    lowered: Vec<Option<Ctxt>>,
+    swapped: Vec<Ctxt>,
+}
+
+impl FirstStepInputs<'_> {
+    /// The inputs at the common level, then the same with their rows swapped.
+    pub fn terms(&self) -> Vec<&Ctxt> {
+        self.aligned().chain(&self.swapped).collect()
+    }
+
+    /// The inputs at the common level.
+    pub fn aligned(&self) -> impl Iterator<Item = &Ctxt> {
+        self.x
+            .iter()
+            .zip(&self.lowered)
+            .map(|(ct, low)| low.as_ref().unwrap_or(ct))
+    }
+
+    /// The inputs with their rows swapped.
+    pub fn swapped(&self) -> &[Ctxt] {
+        &self.swapped
+    }
+}
+
+/// Step 1 of a [`FourStepFft`] for one output ciphertext: `sum_rho x_rho * t(rho, k1)` in each
+/// of its rows `k1`, built up from the terms (inputs, then their row-swapped copies) in
+/// order, a batch at a time ([`FourStepFft::first_step_sum`]).
+///
+/// Slot `r` of `t(rho, k1)` is `s(rho, k1) v_k1^r` with `v_k1 = b u^k1` and
+/// `s(rho, k1) = s a^k1 v_k1^(R rho)` (`s`, `a`, `b`, `u` the scale, output and input factors
+/// and root). Encoding is linear, so each product's plaintext polynomial is
+/// `s(rho0, k1) q0 + s(rho1, k1 + 1) q1`, with `q0`, `q1` the polynomials of the powers alone
+/// in one row each: two slot transforms per output instead of one per product (a third less
+/// work per plaintext at `N = 65536`).
+pub struct FirstStepSum<'a, F: FftField + PrimeField> {
+    fft: &'a FourStepFft<F>,
+    ks: [usize; 2],
+    ratios: [F; 2],
+    q0: Vec<F>,
+    q1: Vec<F>,
+    next: usize,
+    sum: Option<Ctxt>,
+}
+
+impl<F: FftField + PrimeField> FirstStepSum<'_, F> {
+    /// Adds terms `first ..first + terms.len()` (at most
+    /// [`FourStepFft::FIRST_STEP_BATCH`], starting where the previous batch ended).
+    pub fn add_terms(&mut self, first: usize, terms: &[&Ctxt]) -> Result<()> {
+        let fft = self.fft;
+        let (row, cts) = (fft.row_len(), fft.num_ciphertexts());
+        if first != self.next
+            || terms.is_empty()
+            || terms.len() > FourStepFft::<F>::FIRST_STEP_BATCH
+            || first + terms.len() > 2 * cts
+        {
+            return Err(Error::InvalidArgument(format!(
+                "terms {first}..{} added to a first-step sum that expects term {} next, in \
+                 batches of 1 to {} of its {} terms",
+                first + terms.len(),
+                self.next,
+                FourStepFft::<F>::FIRST_STEP_BATCH,
+                2 * cts
+            )));
         }
-        sum.ok_or_else(|| Error::Internal("a four-step FFT with no input ciphertext".into()))
+        let scale = |rho: usize, slot_row: usize| {
+            let k = self.ks[slot_row] as u64;
+            fft.scale * fft.output_factor.pow([k]) * self.ratios[slot_row].pow([(row * rho) as u64])
+        };
+        let pts: Vec<EncodedPtxt> = (first..first + terms.len())
+            .map(|t| {
+                // Input ciphertext i holds rows 2i and 2i + 1; its swapped copy the reverse.
+                let (i, swapped) = (t % cts, t >= cts);
+                let rho = |slot_row: usize| 2 * i + (slot_row ^ usize::from(swapped));
+                let (s0, s1) = (scale(rho(0), 0), scale(rho(1), 1));
+                let coeffs: Vec<F> = self
+                    .q0
+                    .iter()
+                    .zip(&self.q1)
+                    .map(|(a, b)| s0 * a + s1 * b)
+                    .collect();
+                EncodedPtxt::from_poly(&fft.ctx, &coeffs, None)
+            })
+            .collect::<Result<_>>()?;
+        let part = Ctxt::inner_product(terms, &pts.iter().collect::<Vec<_>>())?;
+        match &mut self.sum {
+            Some(s) => s.add_assign(&part)?,
+            none => *none = Some(part),
+        }
+        self.next = first + terms.len();
+        Ok(())
+    }
+
+    /// The sum, once every term is in.
+    pub fn finish(self) -> Result<Ctxt> {
+        let terms = 2 * self.fft.num_ciphertexts();
+        match self.sum {
+            Some(sum) if self.next == terms => Ok(sum),
+            _ => Err(Error::InvalidArgument(format!(
+                "a first-step sum finished after {} of its {terms} terms",
+                self.next
+            ))),
+        }
     }
 }
 

@@ -112,7 +112,7 @@ pub use execute::Progress;
 pub use fft::{
     coset_change_matrix, dft_matrix, domain_matrix, Direction, FftOptions, OneProductFft,
 };
-pub use four_step::FourStepFft;
+pub use four_step::{FirstStepInputs, FirstStepSum, FourStepFft};
 pub use four_step_witness_map::FourStepWitnessMap;
 pub use layout::Layout;
 pub use matrix::Matrix;

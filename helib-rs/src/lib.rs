@@ -105,7 +105,7 @@ pub use error::{Error, Result};
 pub use keys::write_private_file;
 pub use keys::{GaloisKeys, GaloisSteps};
 pub use keys::{PubKey, SecKey};
-pub use memory::retain_freed_memory;
+pub use memory::{peak_rss_bytes, retain_freed_memory};
 pub use self_test::self_test;
 /// Re-exported: the wrapper that zeroes secret buffers ([`SecKey::to_bytes`]) when dropped.
 pub use zeroize::Zeroizing;

@@ -29,3 +29,22 @@ pub fn retain_freed_memory() -> Result<()> {
     // SAFETY: takes no arguments and only adjusts allocator thresholds.
     check(unsafe { sys::helib_retain_freed_memory() })
 }
+
+/// Peak resident set size of this process in bytes (Linux: `VmHWM` of `/proc/self/status`),
+/// 0 where the system does not say. What the examples and benchmarks report as peak memory.
+///
+/// ```
+/// let peak = helib_rs::peak_rss_bytes();
+/// # #[cfg(target_os = "linux")]
+/// assert!(peak > 0);
+/// ```
+pub fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}

@@ -9,7 +9,7 @@ use fhe::bfv::{
 };
 use fhe_traits::{FheDecoder, FheDecrypter, FheEncoder, FheEncrypter, Serialize};
 
-use crate::measure::{median, Figures};
+use crate::measure::{median, Figures, WordInputs};
 
 const DEGREE: usize = 8192;
 const PLAINTEXT_BITS: u32 = 60;
@@ -30,46 +30,26 @@ pub fn measure(budget: Duration) -> Result<Figures, Box<dyn std::error::Error>> 
     let sk = SecretKey::random(&params, &mut rng);
     let pk = PublicKey::new(&sk, &mut rng);
 
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % t
-    };
-    let x: Vec<u64> = (0..DEGREE).map(|_| next()).collect();
-    let y: Vec<u64> = (0..DEGREE).map(|_| next()).collect();
-    let k = next();
-    let mul_mod = |a: u64, b: u64| ((a as u128 * b as u128) % t as u128) as u64;
+    let w = WordInputs::new(t, DEGREE, 0x9e37_79b9_7f4a_7c15);
+    let (x, y, k) = (&w.x, &w.y, w.k);
     let encode = |v: &[u64]| Plaintext::try_encode(v, Encoding::simd(), &params);
 
     let (cx, encrypt) = median(5, budget, || -> Result<Ciphertext, fhe::Error> {
-        pk.try_encrypt(&encode(&x)?, &mut rand::rng())
+        pk.try_encrypt(&encode(x)?, &mut rand::rng())
     });
     let cx = cx?;
-    let cy = pk.try_encrypt(&encode(&y)?, &mut rng)?;
+    let cy = pk.try_encrypt(&encode(y)?, &mut rng)?;
     let (sum, add) = median(20, budget, || &cx + &cy);
     let pk_const = encode(&vec![k; DEGREE])?;
     let (scaled, mul_const) = median(10, budget, || &cx * &pk_const);
-    let py = encode(&y)?;
+    let py = encode(y)?;
     let (product, mul_plain) = median(10, budget, || &cx * &py);
     let open = |c: &Ciphertext| -> Result<Vec<u64>, fhe::Error> {
         Vec::<u64>::try_decode(&sk.try_decrypt(c)?, Encoding::simd())
     };
     let (decrypted, decrypt) = median(5, budget, || open(&cx));
 
-    let verified = decrypted? == x
-        && open(&sum)?
-            == x.iter()
-                .zip(&y)
-                .map(|(a, b)| (a + b) % t)
-                .collect::<Vec<_>>()
-        && open(&scaled)? == x.iter().map(|&a| mul_mod(a, k)).collect::<Vec<_>>()
-        && open(&product)?
-            == x.iter()
-                .zip(&y)
-                .map(|(&a, &b)| mul_mod(a, b))
-                .collect::<Vec<_>>();
+    let verified = w.check(&decrypted?, &open(&sum)?, &open(&scaled)?, &open(&product)?);
 
     Ok(Figures {
         scheme: "fhe.rs BFV",

@@ -92,3 +92,53 @@ pub fn median<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) ->
     times.sort();
     (out, times[times.len() / 2])
 }
+
+/// The plain inputs of the schemes with word-sized plaintexts (SEAL, fhe.rs): two vectors and a
+/// constant below `t`, from a fixed xorshift sequence (a benchmark needs no CSPRNG), and the
+/// check of their results.
+pub struct WordInputs {
+    pub t: u64,
+    pub x: Vec<u64>,
+    pub y: Vec<u64>,
+    pub k: u64,
+}
+
+impl WordInputs {
+    pub fn new(t: u64, n: usize, seed: u64) -> Self {
+        let mut state = seed | 1;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % t
+        };
+        let x = (0..n).map(|_| next()).collect();
+        let y = (0..n).map(|_| next()).collect();
+        let k = next();
+        WordInputs { t, x, y, k }
+    }
+
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        ((a as u128 * b as u128) % self.t as u128) as u64
+    }
+
+    /// Whether the decrypted `x`, `x + y`, `k x` and `x y` (slot-wise, mod `t`) are right.
+    pub fn check(&self, x: &[u64], sum: &[u64], scaled: &[u64], product: &[u64]) -> bool {
+        let pairs = || self.x.iter().zip(&self.y);
+        x == self.x
+            && sum.iter().eq(pairs()
+                .map(|(a, b)| (a + b) % self.t)
+                .collect::<Vec<_>>()
+                .iter())
+            && scaled.iter().eq(self
+                .x
+                .iter()
+                .map(|&a| self.mul(a, self.k))
+                .collect::<Vec<_>>()
+                .iter())
+            && product.iter().eq(pairs()
+                .map(|(&a, &b)| self.mul(a, b))
+                .collect::<Vec<_>>()
+                .iter())
+    }
+}

@@ -9,7 +9,7 @@ use sealy::{
     ToBytes,
 };
 
-use crate::measure::{median, Figures};
+use crate::measure::{median, Figures, WordInputs};
 
 const PLAINTEXT_BITS: u32 = 60;
 
@@ -33,45 +33,29 @@ pub fn measure(budget: Duration) -> Result<Figures, Box<dyn std::error::Error>> 
     let encoder = BFVEncoder::new(&ctx)?;
     let n = encoder.get_slot_count();
 
-    // Deterministic values below t (a simple generator: the benchmark needs no CSPRNG).
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % t
-    };
-    let x: Vec<u64> = (0..n).map(|_| next()).collect();
-    let y: Vec<u64> = (0..n).map(|_| next()).collect();
-    let k = next();
-    let mul_mod = |a: u64, b: u64| ((a as u128 * b as u128) % t as u128) as u64;
+    let w = WordInputs::new(t, n, 0x2545_f491_4f6c_dd1d);
+    let (x, y, k) = (&w.x, &w.y, w.k);
 
-    let (cx, encrypt) = median(5, budget, || encryptor.encrypt(&encoder.encode_u64(&x)?));
+    let (cx, encrypt) = median(5, budget, || encryptor.encrypt(&encoder.encode_u64(x)?));
     let cx = cx?;
-    let cy = encryptor.encrypt(&encoder.encode_u64(&y)?)?;
+    let cy = encryptor.encrypt(&encoder.encode_u64(y)?)?;
     let (sum, add) = median(20, budget, || evaluator.add(&cx, &cy));
     // A constant is a plaintext with every slot equal to it (encoded once, outside the timing).
     let pk_const = encoder.encode_u64(&vec![k; n])?;
     let (scaled, mul_const) = median(10, budget, || evaluator.multiply_plain(&cx, &pk_const));
-    let py = encoder.encode_u64(&y)?;
+    let py = encoder.encode_u64(y)?;
     let (product, mul_plain) = median(10, budget, || evaluator.multiply_plain(&cx, &py));
     let (decrypted, decrypt) = median(5, budget, || encoder.decode_u64(&decryptor.decrypt(&cx)?));
 
     let open = |c: &sealy::Ciphertext| -> Result<Vec<u64>, sealy::Error> {
         encoder.decode_u64(&decryptor.decrypt(c)?)
     };
-    let verified = decrypted? == x
-        && open(&sum?)?
-            == x.iter()
-                .zip(&y)
-                .map(|(a, b)| (a + b) % t)
-                .collect::<Vec<_>>()
-        && open(&scaled?)? == x.iter().map(|&a| mul_mod(a, k)).collect::<Vec<_>>()
-        && open(&product?)?
-            == x.iter()
-                .zip(&y)
-                .map(|(&a, &b)| mul_mod(a, b))
-                .collect::<Vec<_>>();
+    let verified = w.check(
+        &decrypted?,
+        &open(&sum?)?,
+        &open(&scaled?)?,
+        &open(&product?)?,
+    );
 
     Ok(Figures {
         scheme: "SEAL BFV (sealy)",

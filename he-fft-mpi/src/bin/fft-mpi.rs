@@ -1,0 +1,479 @@
+//! The four-step encrypted FFT across MPI ranks, as the data owner and the ranks of a server
+//! exchange it through a shared directory.
+//!
+//! ```text
+//! fft-mpi setup DIR --size N [--small] [--seed S]   # the owner: keys, encrypted input files
+//! mpirun -np P fft-mpi run DIR [--threads T] [--json]  # the server: rank r's block of the FFT
+//! fft-mpi single DIR                                  # the same in one process (reference)
+//! fft-mpi verify DIR [--json]                         # the owner: decrypt, compare with ark-poly
+//! ```
+//!
+//! `make fft-mpi NP=4 FFT_ARGS="--size 1048576"` runs setup, run and verify. Each rank reads
+//! the context and keys from the shared directory, its own input ciphertexts
+//! (`input_<i>.bin`), and writes its outputs (`output_<j>.bin`); `run` prints one progress line
+//! per rank and step, and rank 0 a JSON line with every rank's time, peak memory and bytes.
+//! Exit status: 0 verified, 1 mismatch, 2 usage, I/O or engine error. A rank that dies ends
+//! the whole job (Open MPI's default), and mpirun names it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ark_bn254::Fr;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use ark_std::UniformRand;
+use clap::{Parser, Subcommand};
+use he_fft::{
+    four_step_fft_context, Direction, EncryptedTransform, FftOptions, FourStepFft, PlanOptions,
+};
+use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+use mpi::traits::{Communicator, CommunicatorCollectives, Root};
+use serde::{Deserialize, Serialize};
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The four-step encrypted FFT across MPI ranks, through a shared directory.
+#[derive(Parser, Debug)]
+#[command(name = "fft-mpi")]
+struct Args {
+    #[command(subcommand)]
+    step: Step,
+}
+
+#[derive(Subcommand, Debug)]
+enum Step {
+    /// The owner: a context for the size, keys, a random vector, its encrypted input files.
+    Setup {
+        dir: PathBuf,
+        /// FFT size (a power of two spanning 2 to 128 slot rows).
+        #[arg(long)]
+        size: usize,
+        /// An insecure toy ring (N = 2048, rows of 1024) for tests.
+        #[arg(long)]
+        small: bool,
+        /// Seed of the random vector (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Giant-step chains of the row FFTs' plans, fixed here for every rank and for
+        /// `single`, so that their outputs are the same bytes (each chain costs a key).
+        #[arg(long, default_value_t = 1)]
+        chains: usize,
+    },
+    /// One rank of the server (under mpirun): its block of inputs in, its block of outputs out.
+    Run {
+        dir: PathBuf,
+        /// Threads per rank.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Rank 0 prints one JSON object as the last line of standard output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The same transform in one process, writing `single_<j>.bin` (the reference).
+    Single {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// The owner: decrypts the outputs and compares them with ark-poly's FFT (and, when
+    /// `single` ran, byte for byte with its outputs).
+    Verify {
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// What setup fixes, for the other steps.
+#[derive(Serialize, Deserialize)]
+struct Params {
+    size: usize,
+    small: bool,
+    chains: usize,
+    ciphertexts: usize,
+}
+
+impl Params {
+    fn options(&self) -> FftOptions {
+        FftOptions::default().with_plan(PlanOptions::default().with_chains(self.chains))
+    }
+}
+
+/// One rank's figures, gathered by rank 0.
+#[derive(Serialize, Deserialize, Clone, Copy, Default)]
+struct RankFigures {
+    rank: u64,
+    keys_ready_s: f64,
+    server_s: f64,
+    peak_rss_bytes: u64,
+    bytes_broadcast: u64,
+    bytes_received: u64,
+    prepare_s: f64,
+    exchange_s: f64,
+    first_step_s: f64,
+    second_step_s: f64,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    // Long computations over same-sized buffers: reuse freed ones instead of page-faulting
+    // fresh memory (as the examples do).
+    if let Err(e) = helib_rs::retain_freed_memory() {
+        eprintln!("note: {e}");
+    }
+    let outcome = match &args.step {
+        Step::Setup {
+            dir,
+            size,
+            small,
+            seed,
+            chains,
+        } => setup(dir, *size, *small, *seed, *chains).map(|()| true),
+        Step::Run { dir, threads, json } => with_threads(*threads, || run(dir, *json)),
+        Step::Single { dir, threads } => with_threads(*threads, || single(dir)),
+        Step::Verify { dir, json } => verify(dir, *json),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn with_threads(
+    threads: usize,
+    f: impl FnOnce() -> Result<bool, BoxError> + Send,
+) -> Result<bool, BoxError> {
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?
+        .install(f)
+}
+
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, BoxError> {
+    let path = dir.join(name);
+    fs::read(&path).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), BoxError> {
+    let path = dir.join(name);
+    fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The input ciphertexts `indices`, validated against `pk`.
+fn read_inputs(
+    dir: &Path,
+    pk: &PubKey,
+    indices: std::ops::Range<usize>,
+) -> Result<Vec<Ctxt>, BoxError> {
+    indices
+        .map(|i| {
+            Ok(Ctxt::from_bytes(
+                pk,
+                &read(dir, &format!("input_{i}.bin"))?,
+            )?)
+        })
+        .collect()
+}
+
+fn context(small: bool, n: usize) -> helib_rs::Result<Context> {
+    if small {
+        // Far below 128-bit security: for tests only, and said so.
+        Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, n))
+            .allow_insecure(true)
+            .build()
+    } else {
+        four_step_fft_context::<Fr>(n)
+    }
+}
+
+/// The transform and the public material every rank reads.
+struct Shared {
+    params: Params,
+    ctx: Context,
+    pk: PubKey,
+    /// Read only by the steps that compute.
+    gk: Option<GaloisKeys>,
+    fft: FourStepFft<Fr>,
+}
+
+fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
+    let params: Params = serde_json::from_slice(&read(dir, "params.json")?)?;
+    let ctx = if params.small {
+        Context::from_bytes_allow_insecure(&read(dir, "context.bin")?)?
+    } else {
+        Context::from_bytes(&read(dir, "context.bin")?)?
+    };
+    let pk = PubKey::from_bytes(&ctx, &read(dir, "pubkey.bin")?)?;
+    let gk = if with_keys {
+        Some(GaloisKeys::from_bytes(&ctx, &read(dir, "galois.bin")?)?)
+    } else {
+        None
+    };
+    let fft = FourStepFft::new(&ctx, params.size, Direction::Forward, &params.options())?;
+    if fft.num_ciphertexts() != params.ciphertexts {
+        return Err("params.json does not match the transform".into());
+    }
+    Ok(Shared {
+        params,
+        ctx,
+        pk,
+        gk,
+        fft,
+    })
+}
+
+fn setup(
+    dir: &Path,
+    n: usize,
+    small: bool,
+    seed: Option<u64>,
+    chains: usize,
+) -> Result<(), BoxError> {
+    if chains == 0 {
+        return Err("--chains must be at least 1".into());
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let ctx = context(small, n)?;
+    let mut params = Params {
+        size: n,
+        small,
+        chains,
+        ciphertexts: 0,
+    };
+    let fft = FourStepFft::<Fr>::new(&ctx, n, Direction::Forward, &params.options())?;
+    params.ciphertexts = fft.num_ciphertexts();
+    let t = Instant::now();
+    let sk = SecKey::generate(&ctx)?;
+    let pk = PubKey::generate(&sk)?;
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+    let keygen = t.elapsed();
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut rng = StdRng::seed_from_u64(seed);
+    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let t = Instant::now();
+    let inputs = fft.encrypt_to_bytes(&sk, &x)?;
+    let encrypt = t.elapsed();
+    write(dir, "params.json", &serde_json::to_vec(&params)?)?;
+    write(dir, "context.bin", &ctx.to_bytes()?)?;
+    write(dir, "pubkey.bin", &pk.to_bytes()?)?;
+    write(dir, "galois.bin", &gk.to_bytes()?)?;
+    helib_rs::write_private_file(&dir.join("secret.key"), &sk.to_bytes()?)?;
+    let mut plain = Vec::new();
+    x.serialize_compressed(&mut plain)?;
+    helib_rs::write_private_file(&dir.join("x.bin"), &plain)?;
+    let mut upload = 0;
+    for (i, bytes) in inputs.iter().enumerate() {
+        write(dir, &format!("input_{i}.bin"), bytes)?;
+        upload += bytes.len();
+    }
+    eprintln!(
+        "setup: n = {n}, {} ciphertexts, N = {}, security {}{}; keys {:.1} s, encryption {:.1} s, \
+         upload {:.1} MB (keys {:.1} MB), seed {seed}",
+        fft.num_ciphertexts(),
+        ctx.ring_degree(),
+        ctx.security_label(),
+        if small {
+            " (--small: INSECURE toy ring)"
+        } else {
+            ""
+        },
+        keygen.as_secs_f64(),
+        encrypt.as_secs_f64(),
+        upload as f64 / 1e6,
+        gk.to_bytes()?.len() as f64 / 1e6,
+    );
+    Ok(())
+}
+
+fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
+    let universe = mpi::initialize().ok_or("MPI is initialized already")?;
+    let world = universe.world();
+    let (ranks, rank) = (world.size() as usize, world.rank() as usize);
+    let t = Instant::now();
+    let shared = load_shared(dir, true)?;
+    let keys_ready = t.elapsed();
+    let cts = shared.fft.num_ciphertexts();
+    let block = he_fft_mpi::owned(cts, ranks, rank);
+    let mine = read_inputs(dir, &shared.pk, block.clone())?;
+    world.barrier();
+    let t = Instant::now();
+    // For the tests: FFT_MPI_KILL_RANK=r has rank r kill itself (SIGKILL) after its first
+    // batch, as a crashed node would, to check that the job then ends with an error.
+    let doomed = std::env::var("FFT_MPI_KILL_RANK")
+        .ok()
+        .and_then(|r| r.parse::<usize>().ok())
+        == Some(rank);
+    let progress = |done: usize, total: usize| {
+        eprintln!("rank {rank}/{ranks}: {done}/{total} (step 1 batches, then step 2 outputs)");
+        if doomed && done == 1 {
+            // SAFETY: signals this very process; no memory is involved.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+        }
+    };
+    let gk = shared.gk.as_ref().ok_or("no Galois keys")?;
+    let result = he_fft_mpi::four_step(&world, &shared.fft, gk, &shared.pk, &mine, &progress)?;
+    let server = t.elapsed();
+    for (j, y) in block.clone().zip(&result.outputs) {
+        write(dir, &format!("output_{j}.bin"), &y.to_bytes()?)?;
+    }
+    let mine_figures = RankFigures {
+        rank: rank as u64,
+        keys_ready_s: keys_ready.as_secs_f64(),
+        server_s: server.as_secs_f64(),
+        peak_rss_bytes: helib_rs::peak_rss_bytes(),
+        bytes_broadcast: result.bytes_broadcast,
+        bytes_received: result.bytes_received,
+        prepare_s: result.prepare_s,
+        exchange_s: result.exchange_s,
+        first_step_s: result.first_step_s,
+        second_step_s: result.second_step_s,
+    };
+    let fields = [
+        mine_figures.rank as f64,
+        mine_figures.keys_ready_s,
+        mine_figures.server_s,
+        mine_figures.peak_rss_bytes as f64,
+        mine_figures.bytes_broadcast as f64,
+        mine_figures.bytes_received as f64,
+        mine_figures.prepare_s,
+        mine_figures.exchange_s,
+        mine_figures.first_step_s,
+        mine_figures.second_step_s,
+    ];
+    let root = world.process_at_rank(0);
+    if rank == 0 {
+        let mut all = vec![0f64; fields.len() * ranks];
+        root.gather_into_root(&fields[..], &mut all[..]);
+        let figures: Vec<RankFigures> = all
+            .chunks(fields.len())
+            .map(|f| RankFigures {
+                rank: f[0] as u64,
+                keys_ready_s: f[1],
+                server_s: f[2],
+                peak_rss_bytes: f[3] as u64,
+                bytes_broadcast: f[4] as u64,
+                bytes_received: f[5] as u64,
+                prepare_s: f[6],
+                exchange_s: f[7],
+                first_step_s: f[8],
+                second_step_s: f[9],
+            })
+            .collect();
+        let summary = serde_json::json!({
+            "size": shared.params.size,
+            "transform": "fft",
+            "inverse": false,
+            "route": "four-step, across MPI ranks",
+            "ring_degree": shared.ctx.ring_degree(),
+            "log2_qp": shared.ctx.log2_qp(),
+            "security_bits": shared.ctx.security_bits(),
+            "ranks": ranks,
+            "threads": rayon::current_num_threads(),
+            "ciphertexts": cts,
+            "he_fft_s": figures.iter().map(|f| f.server_s).fold(0.0, f64::max),
+            "keys_ready_s": figures.iter().map(|f| f.keys_ready_s).fold(0.0, f64::max),
+            "galois_key_bytes": read(dir, "galois.bin")?.len(),
+            "peak_rss_bytes": figures.iter().map(|f| f.peak_rss_bytes).max().unwrap_or(0),
+            "per_rank": figures,
+        });
+        write(dir, "run.json", serde_json::to_string(&summary)?.as_bytes())?;
+        eprintln!(
+            "run: {ranks} rank(s), n = {}: {:.2} s (slowest rank)",
+            shared.params.size,
+            summary["he_fft_s"].as_f64().unwrap_or(0.0)
+        );
+        if json {
+            println!("{summary}");
+        }
+    } else {
+        root.gather_into(&fields[..]);
+    }
+    Ok(true)
+}
+
+fn single(dir: &Path) -> Result<bool, BoxError> {
+    let shared = load_shared(dir, true)?;
+    let x = read_inputs(dir, &shared.pk, 0..shared.fft.num_ciphertexts())?;
+    let t = Instant::now();
+    let y = shared
+        .fft
+        .apply(shared.gk.as_ref().ok_or("no Galois keys")?, &x)?;
+    eprintln!("single: one process, {:.2} s", t.elapsed().as_secs_f64());
+    for (j, ct) in y.iter().enumerate() {
+        write(dir, &format!("single_{j}.bin"), &ct.to_bytes()?)?;
+    }
+    Ok(true)
+}
+
+fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
+    let shared = load_shared(dir, false)?;
+    let sk = SecKey::from_bytes(&shared.ctx, &read(dir, "secret.key")?)?;
+    let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin")?[..])?;
+    let cts = shared.fft.num_ciphertexts();
+    let mut outputs = Vec::with_capacity(cts);
+    let mut identical = true;
+    let mut compared = false;
+    for j in 0..cts {
+        let bytes = read(dir, &format!("output_{j}.bin"))?;
+        if let Ok(reference) = fs::read(dir.join(format!("single_{j}.bin"))) {
+            compared = true;
+            identical &= reference == bytes;
+        }
+        outputs.push(Ctxt::from_bytes(&shared.pk, &bytes)?);
+    }
+    let t = Instant::now();
+    let y = shared.fft.decrypt(&sk, &outputs)?;
+    let decrypt = t.elapsed();
+    let domain = Radix2EvaluationDomain::<Fr>::new(shared.params.size)
+        .ok_or("no FFT domain of that size")?;
+    let equal = y == domain.fft(&x);
+    let verified = equal && identical;
+    eprintln!(
+        "verify: decrypted in {:.2} s; {}{}",
+        decrypt.as_secs_f64(),
+        if equal {
+            "equals ark-poly's FFT"
+        } else {
+            "DIFFERS from ark-poly's FFT"
+        },
+        match (compared, identical) {
+            (false, _) => String::new(),
+            (true, true) => "; byte for byte the single-process outputs".into(),
+            (true, false) => "; NOT the single-process outputs".into(),
+        }
+    );
+    if json {
+        let mut summary: serde_json::Value = fs::read(dir.join("run.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_else(|| serde_json::json!({}));
+        summary["decrypt_s"] = decrypt.as_secs_f64().into();
+        summary["identical_to_single_process"] = if compared {
+            identical.into()
+        } else {
+            serde_json::Value::Null
+        };
+        summary["verified"] = verified.into();
+        println!("{summary}");
+    }
+    Ok(verified)
+}
