@@ -110,6 +110,14 @@ fn assert_identical_and_verified(dir: &Path, ciphertexts: usize) {
         serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
     assert_eq!(json["verified"], true);
     assert_eq!(json["identical_to_single_process"], true);
+    for key in [
+        "upload_bytes",
+        "download_bytes",
+        "galois_key_bytes",
+        "peak_rss_bytes",
+    ] {
+        assert!(json[key].as_u64().unwrap() > 0, "{key}");
+    }
 }
 
 #[test]

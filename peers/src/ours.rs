@@ -28,7 +28,7 @@ pub fn measure_slots(budget: Duration) -> Result<Figures, Box<dyn std::error::Er
     let (cx, encrypt) = median(5, budget, || pk.encrypt_slots(&enc, &x));
     let cx = cx?;
     let cy = pk.encrypt_slots(&enc, &y)?;
-    let runs = 10;
+    let runs = 40;
     let mut pool = EncryptionPool::public(&pk, runs)?;
     let (_, encrypt_online) = median(runs, Duration::ZERO, || pool.encrypt_slots(&enc, &x));
     let (sum, add) = median(20, budget, || {
@@ -91,7 +91,7 @@ pub fn measure_coefficients(budget: Duration) -> Result<Figures, Box<dyn std::er
     let (cx, encrypt) = median(5, budget, || agg.encrypt(&pk, &x));
     let cx = cx?.remove(0);
     let cy = agg.encrypt(&pk, &y)?.remove(0);
-    let runs = 10;
+    let runs = 40;
     let mut pool = EncryptionPool::public(&pk, runs)?;
     let (_, encrypt_online) = median(runs, Duration::ZERO, || {
         agg.encrypt_with_pool(&mut pool, &x)

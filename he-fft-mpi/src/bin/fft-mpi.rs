@@ -94,6 +94,11 @@ struct Params {
     small: bool,
     chains: usize,
     ciphertexts: usize,
+    /// The owner's figures, carried into the JSON of `run` and `verify`.
+    keygen_s: f64,
+    encrypt_s: f64,
+    upload_bytes: u64,
+    galois_key_bytes: u64,
 }
 
 impl Params {
@@ -252,6 +257,10 @@ fn setup(
         small,
         chains,
         ciphertexts: 0,
+        keygen_s: 0.0,
+        encrypt_s: 0.0,
+        upload_bytes: 0,
+        galois_key_bytes: 0,
     };
     let fft = FourStepFft::<Fr>::new(&ctx, n, Direction::Forward, &params.options())?;
     params.ciphertexts = fft.num_ciphertexts();
@@ -270,18 +279,21 @@ fn setup(
     let t = Instant::now();
     let inputs = fft.encrypt_to_bytes(&sk, &x)?;
     let encrypt = t.elapsed();
+    let galois = gk.to_bytes()?;
+    params.keygen_s = keygen.as_secs_f64();
+    params.encrypt_s = encrypt.as_secs_f64();
+    params.galois_key_bytes = galois.len() as u64;
+    params.upload_bytes = inputs.iter().map(|b| b.len() as u64).sum();
     write(dir, "params.json", &serde_json::to_vec(&params)?)?;
     write(dir, "context.bin", &ctx.to_bytes()?)?;
     write(dir, "pubkey.bin", &pk.to_bytes()?)?;
-    write(dir, "galois.bin", &gk.to_bytes()?)?;
+    write(dir, "galois.bin", &galois)?;
     helib_rs::write_private_file(&dir.join("secret.key"), &sk.to_bytes()?)?;
     let mut plain = Vec::new();
     x.serialize_compressed(&mut plain)?;
     helib_rs::write_private_file(&dir.join("x.bin"), &plain)?;
-    let mut upload = 0;
     for (i, bytes) in inputs.iter().enumerate() {
         write(dir, &format!("input_{i}.bin"), bytes)?;
-        upload += bytes.len();
     }
     eprintln!(
         "setup: n = {n}, {} ciphertexts, N = {}, security {}{}; keys {:.1} s, encryption {:.1} s, \
@@ -296,8 +308,8 @@ fn setup(
         },
         keygen.as_secs_f64(),
         encrypt.as_secs_f64(),
-        upload as f64 / 1e6,
-        gk.to_bytes()?.len() as f64 / 1e6,
+        params.upload_bytes as f64 / 1e6,
+        params.galois_key_bytes as f64 / 1e6,
     );
     Ok(())
 }
@@ -391,7 +403,10 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
             "ciphertexts": cts,
             "he_fft_s": figures.iter().map(|f| f.server_s).fold(0.0, f64::max),
             "keys_ready_s": figures.iter().map(|f| f.keys_ready_s).fold(0.0, f64::max),
-            "galois_key_bytes": read(dir, "galois.bin")?.len(),
+            "keygen_s": shared.params.keygen_s,
+            "encrypt_s": shared.params.encrypt_s,
+            "upload_bytes": shared.params.upload_bytes,
+            "galois_key_bytes": shared.params.galois_key_bytes,
             "peak_rss_bytes": figures.iter().map(|f| f.peak_rss_bytes).max().unwrap_or(0),
             "per_rank": figures,
         });
@@ -430,6 +445,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin")?[..])?;
     let cts = shared.fft.num_ciphertexts();
     let mut outputs = Vec::with_capacity(cts);
+    let mut download = 0u64;
     let mut identical = true;
     let mut compared = false;
     for j in 0..cts {
@@ -438,6 +454,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
             compared = true;
             identical &= reference == bytes;
         }
+        download += bytes.len() as u64;
         outputs.push(Ctxt::from_bytes(&shared.pk, &bytes)?);
     }
     let t = Instant::now();
@@ -445,7 +462,10 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let decrypt = t.elapsed();
     let domain = Radix2EvaluationDomain::<Fr>::new(shared.params.size)
         .ok_or("no FFT domain of that size")?;
-    let equal = y == domain.fft(&x);
+    let t = Instant::now();
+    let plain = domain.fft(&x);
+    let plain_fft = t.elapsed();
+    let equal = y == plain;
     let verified = equal && identical;
     eprintln!(
         "verify: decrypted in {:.2} s; {}{}",
@@ -467,6 +487,11 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_else(|| serde_json::json!({}));
         summary["decrypt_s"] = decrypt.as_secs_f64().into();
+        summary["download_bytes"] = download.into();
+        summary["plain_fft_s"] = plain_fft.as_secs_f64().into();
+        if let Some(he) = summary["he_fft_s"].as_f64() {
+            summary["overhead"] = (he / plain_fft.as_secs_f64()).into();
+        }
         summary["identical_to_single_process"] = if compared {
             identical.into()
         } else {
