@@ -330,22 +330,19 @@ impl EncryptedSum {
 
     /// Adds one user's upload.
     pub fn add(&mut self, upload: &[Ctxt]) -> Result<()> {
-        self.make_room(1, upload.len())?;
         if self.parts.is_empty() {
-            self.parts = upload.iter().map(Ctxt::try_clone).collect::<Result<_>>()?;
-        } else {
-            for (sum, ct) in self.parts.iter_mut().zip(upload) {
-                sum.add_assign(ct)?;
-            }
+            let owned = upload.iter().map(Ctxt::try_clone).collect::<Result<_>>()?;
+            return self.absorb(1, owned);
         }
+        self.make_room(1, upload.len())?;
+        self.add_parts(upload)?;
         self.users += 1;
         Ok(())
     }
 
     /// Adds one user's upload in [`Aggregation::upload_to_bytes`]' form.
     pub fn add_bytes(&mut self, upload: &[u8]) -> Result<()> {
-        let upload = Aggregation::upload_from_bytes(&self.pk, upload)?;
-        self.add(&upload)
+        self.absorb(1, Aggregation::upload_from_bytes(&self.pk, upload)?)
     }
 
     /// Adds another partial sum of the same aggregation.
@@ -353,15 +350,25 @@ impl EncryptedSum {
         if other.users == 0 {
             return Ok(());
         }
-        self.make_room(other.users, other.parts.len())?;
+        self.absorb(other.users, other.parts)
+    }
+
+    /// Adds `users` users' ciphertexts, taken over as the sum when it is still empty.
+    fn absorb(&mut self, users: u64, parts: Vec<Ctxt>) -> Result<()> {
+        self.make_room(users, parts.len())?;
         if self.parts.is_empty() {
-            self.parts = other.parts;
+            self.parts = parts;
         } else {
-            for (sum, ct) in self.parts.iter_mut().zip(&other.parts) {
-                sum.add_assign(ct)?;
-            }
+            self.add_parts(&parts)?;
         }
-        self.users += other.users;
+        self.users += users;
+        Ok(())
+    }
+
+    fn add_parts(&mut self, parts: &[Ctxt]) -> Result<()> {
+        for (sum, ct) in self.parts.iter_mut().zip(parts) {
+            sum.add_assign(ct)?;
+        }
         Ok(())
     }
 

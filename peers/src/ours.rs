@@ -6,9 +6,24 @@ use std::time::Duration;
 
 use ark_bn254::Fr;
 use ark_std::UniformRand;
-use helib_rs::{Aggregation, BatchEncoder, Context, EncodedPtxt, EncryptionPool, PubKey, SecKey};
+use helib_rs::{
+    Aggregation, BatchEncoder, Context, Ctxt, EncodedPtxt, EncryptionPool, PubKey, SecKey,
+};
 
 use crate::measure::{median, Figures};
+
+/// `op` on a copy of `ct`, timed (median): the copy is inside the timing, on every row.
+fn on_copy(
+    ct: &Ctxt,
+    runs: usize,
+    budget: Duration,
+    op: impl Fn(&mut Ctxt) -> helib_rs::Result<()>,
+) -> (helib_rs::Result<Ctxt>, Duration) {
+    median(runs, budget, || {
+        let mut s = ct.try_clone()?;
+        op(&mut s).map(|()| s)
+    })
+}
 
 /// Room for one product by a plaintext: a 254-bit plaintext times a fresh ciphertext's noise,
 /// well inside `N = 32768`'s 128-bit bound of 881 bits.
@@ -31,19 +46,10 @@ pub fn measure_slots(budget: Duration) -> Result<Figures, Box<dyn std::error::Er
     let runs = 40;
     let mut pool = EncryptionPool::public(&pk, runs)?;
     let (_, encrypt_online) = median(runs, Duration::ZERO, || pool.encrypt_slots(&enc, &x));
-    let (sum, add) = median(20, budget, || {
-        let mut s = cx.try_clone()?;
-        s.add_assign(&cy).map(|()| s)
-    });
-    let (scaled, mul_const) = median(10, budget, || {
-        let mut s = cx.try_clone()?;
-        s.mul_const(k).map(|()| s)
-    });
+    let (sum, add) = on_copy(&cx, 20, budget, |s| s.add_assign(&cy));
+    let (scaled, mul_const) = on_copy(&cx, 10, budget, |s| s.mul_const(k));
     let py = EncodedPtxt::from_slots(&ctx, &enc, &y, None)?;
-    let (product, mul_plain) = median(10, budget, || {
-        let mut s = cx.try_clone()?;
-        s.mul_ptxt(&py).map(|()| s)
-    });
+    let (product, mul_plain) = on_copy(&cx, 10, budget, |s| s.mul_ptxt(&py));
     let (decrypted, decrypt) = median(5, budget, || sk.decrypt_slots(&enc, &cx));
 
     // Every result against the same computation on the plain values.
@@ -96,14 +102,8 @@ pub fn measure_coefficients(budget: Duration) -> Result<Figures, Box<dyn std::er
     let (_, encrypt_online) = median(runs, Duration::ZERO, || {
         agg.encrypt_with_pool(&mut pool, &x)
     });
-    let (sum, add) = median(20, budget, || {
-        let mut s = cx.try_clone()?;
-        s.add_assign(&cy).map(|()| s)
-    });
-    let (scaled, mul_const) = median(10, budget, || {
-        let mut s = cx.try_clone()?;
-        s.mul_const(k).map(|()| s)
-    });
+    let (sum, add) = on_copy(&cx, 20, budget, |s| s.add_assign(&cy));
+    let (scaled, mul_const) = on_copy(&cx, 10, budget, |s| s.mul_const(k));
     let (decrypted, decrypt) = median(5, budget, || sk.decrypt_poly::<Fr>(&cx));
     let verified = decrypted? == x
         && sk.decrypt_poly::<Fr>(&sum?)?
