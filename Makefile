@@ -119,8 +119,8 @@ run: fft
 # Release mode: the tests do real cryptography and arkworks is slow unoptimized.
 test: deps
 	$(CARGO) test $(LOCKED) --workspace --release
-	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext and noise tests.
-	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise
+	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext, noise and derived-key tests.
+	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise --test master_keys
 	# Keys derived from a seed, behind their (insecure, test-only) feature.
 	$(CARGO) test $(LOCKED) --release -p helib-rs --features insecure-deterministic-keys --test deterministic_keys
 

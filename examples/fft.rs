@@ -47,7 +47,7 @@ use he_fft::{
     check, coset_change_context, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft,
     FftOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
 };
-use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
 /// An exact encrypted FFT over BN254, compared with ark-poly's.
 #[derive(Parser, Debug)]
@@ -89,6 +89,10 @@ struct Args {
     /// Across slot rows, then two stages in each (three levels).
     #[arg(long, group = "route")]
     four_step: bool,
+    /// The owner ships master keys and the server derives the Galois keys from them (a
+    /// context with room for derived keys; see helib_rs::MasterKeys).
+    #[arg(long, conflicts_with_all = ["ring_degree", "to_coset"])]
+    master_keys: bool,
 }
 
 impl Args {
@@ -169,7 +173,15 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let bits = |ring: usize| route.ciphertext_bits(ring, 254, n);
     let ctx = if args.job.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
-        job::toy_context(bits(2048))?
+        Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(bits(2048))
+            .derivable_keys(args.master_keys)
+            .allow_insecure(true)
+            .build()?
+    } else if args.master_keys {
+        route.derivable_context::<Fr>(n)?
     } else if let Some(r) = args.ring_degree {
         Context::for_field::<Fr>(r as u64, bits(r))?
     } else if args.to_coset {
@@ -208,22 +220,46 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         (0..n).map(|_| Fr::rand(&mut rng)).collect()
     });
 
-    // Data owner: the Galois keys the plan asks for, then encryption.
+    // Data owner: the Galois keys the plan asks for, or the masters they derive from, as
+    // the bytes it ships; then encryption.
     let t = Instant::now();
-    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
-    let galois_keygen = t.elapsed();
+    let (key_count, galois_keygen, galois_key_bytes) = if args.master_keys {
+        let masters = MasterKeys::generate(&sk)?;
+        let time = t.elapsed();
+        (masters.elements().len(), time, masters.to_bytes()?)
+    } else {
+        let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+        let time = t.elapsed();
+        (gk.elements().len(), time, gk.to_bytes()?)
+    };
     let t = Instant::now();
     // With the secret key, straight to the bytes a server would receive (seeded: half size).
     let upload = fft.encrypt_to_bytes(&sk, &x)?;
     let encrypt = t.elapsed();
-    let galois_key_bytes = gk.serialized_len()?;
-    let key_bytes = pk.serialized_len()? + galois_key_bytes;
+    // A transform multiplies no two ciphertexts: the server needs no relinearization key.
+    let public_key = pk.to_bytes_without_relinearization()?;
+    let key_bytes = (public_key.len() + galois_key_bytes.len()) as u64;
     let upload_bytes = key_bytes + upload.iter().map(|b| b.len() as u64).sum::<u64>();
 
+    // Server: the keys from their bytes (derived from the masters), ready before the first
+    // transform.
+    let t = Instant::now();
+    let (gk, derive) = if args.master_keys {
+        let masters = MasterKeys::from_bytes(&ctx, &galois_key_bytes)?;
+        let t = Instant::now();
+        let gk = masters.derive(&fft.galois_steps())?;
+        (gk, Some(t.elapsed()))
+    } else {
+        (GaloisKeys::from_bytes(&ctx, &galois_key_bytes)?, None)
+    };
+    let keys_ready = t.elapsed();
+    let galois_key_bytes = galois_key_bytes.len() as u64;
+
     // Server: the ciphertexts from their bytes, then the transform.
+    let server_pk = PubKey::from_bytes(&ctx, &public_key)?;
     let ct = upload
         .iter()
-        .map(|bytes| Ctxt::from_bytes(&pk, bytes))
+        .map(|bytes| Ctxt::from_bytes(&server_pk, bytes))
         .collect::<helib_rs::Result<Vec<_>>>()?;
     let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.job.json);
     let t = Instant::now();
@@ -276,10 +312,27 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         secs(keygen)
     ));
     say(format!(
-        "Galois keys ({} keys, {:.0} MiB):               {:>10.3} s",
-        gk.elements().len(),
-        gk.size_bytes() as f64 / (1 << 20) as f64,
+        "{} ({key_count} keys, {:.0} MiB on the wire):   {:>10.3} s",
+        if args.master_keys {
+            "master keys"
+        } else {
+            "Galois keys"
+        },
+        galois_key_bytes as f64 / (1 << 20) as f64,
         secs(galois_keygen)
+    ));
+    if let Some(derive) = derive {
+        say(format!(
+            "server: derive {} Galois keys from them:        {:>10.3} s",
+            gk.elements().len(),
+            secs(derive)
+        ));
+    }
+    say(format!(
+        "server: keys ready (read{}):          {:>10.3} s, {:.0} MiB in memory",
+        if args.master_keys { " and derive" } else { "" },
+        secs(keys_ready),
+        gk.size_bytes() as f64 / (1 << 20) as f64
     ));
     say(format!(
         "encode diagonals (once per size):               {:>10.3} s",
@@ -315,8 +368,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     ));
     let mib = |b: u64| b as f64 / (1 << 20) as f64;
     say(format!(
-        "bytes up: {:.2} MiB (public and Galois keys {:.2} MiB); down: {:.2} MiB",
+        "bytes up: {:.2} MiB (public key and {} keys {:.2} MiB); down: {:.2} MiB",
         mib(upload_bytes),
+        if args.master_keys { "master" } else { "Galois" },
         mib(key_bytes),
         mib(download_bytes)
     ));
@@ -333,7 +387,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"check_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"route\":\"{route:?}\",\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{galois_key_bytes},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"route\":\"{route:?}\",\"master_keys\":{},\"galois_keys\":{key_count},\"derive_s\":{:.6},\"keys_ready_s\":{:.6},\"galois_key_memory_bytes\":{},\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{galois_key_bytes},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -350,6 +404,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             overhead,
             budget,
             fft.cache_bytes() > 0,
+            args.master_keys,
+            derive.map_or(0.0, secs),
+            secs(keys_ready),
+            gk.size_bytes(),
         );
     }
     std::io::stdout().flush()?;

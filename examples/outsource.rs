@@ -3,13 +3,14 @@
 //!
 //! ```text
 //! cargo run --release --example outsource                  # all three steps, in a temp dir
-//! cargo run --release --example outsource -- owner  DIR [--size N] [--small]
+//! cargo run --release --example outsource -- owner  DIR [--size N] [--small] [--all-galois-keys]
 //! cargo run --release --example outsource -- server DIR [--small]
 //! cargo run --release --example outsource -- verify DIR
 //! ```
 //!
-//! `owner` writes `DIR/public/` (context, public key, Galois keys, the encrypted input and the
-//! request; the input encrypted with the secret key, which halves its bytes) for the server,
+//! `owner` writes `DIR/public/` (context, public key without relinearization key, master keys
+//! the server derives its Galois keys from, or with `--all-galois-keys` every Galois key, the
+//! encrypted input and the request; the input encrypted with the secret key, which halves its bytes) for the server,
 //! and keeps `DIR/owner/` (secret key and plain input, both readable by the owner only, and its
 //! own copies of the context, public key and request) to itself. `server` reads only
 //! `DIR/public/` and writes the encrypted result there; `--small` lets it accept the owner's
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bigp_he::job::BoxError;
-use bigp_he::outsource::{self, route_name};
+use bigp_he::outsource::{self, route_name, KeyShipping};
 use clap::{Parser, Subcommand};
 
 /// An encrypted FFT outsourced through files: the owner's keys and input, the server's
@@ -48,6 +49,10 @@ enum Step {
         /// An insecure toy ring (N = 2048) for quick checks.
         #[arg(long)]
         small: bool,
+        /// Ship every Galois key the FFT uses instead of master keys for the server to derive
+        /// them from (more bytes, no derivation).
+        #[arg(long)]
+        all_galois_keys: bool,
     },
     /// The FFT on what DIR/public holds; writes the encrypted result there.
     Server {
@@ -68,7 +73,12 @@ fn main() -> ExitCode {
     bigp_he::end_quietly_on_closed_stdout();
     let result = match Cli::parse().step {
         None => all_steps(),
-        Some(Step::Owner { dir, size, small }) => owner(&dir, size, small),
+        Some(Step::Owner {
+            dir,
+            size,
+            small,
+            all_galois_keys,
+        }) => owner(&dir, size, small, all_galois_keys),
         Some(Step::Server { dir, small }) => server(&dir, small),
         Some(Step::Verify { dir }) => verify(&dir),
     };
@@ -85,7 +95,7 @@ fn main() -> ExitCode {
 /// The three steps in a fresh temporary directory.
 fn all_steps() -> Result<bool, BoxError> {
     let dir = std::env::temp_dir().join(format!("bigp-he-outsource-{}", std::process::id()));
-    owner(&dir, 256, false)?;
+    owner(&dir, 256, false, false)?;
     server(&dir, false)?;
     let ok = verify(&dir)?;
     std::fs::remove_dir_all(&dir)?;
@@ -96,18 +106,27 @@ fn mib(bytes: usize) -> f64 {
     bytes as f64 / (1 << 20) as f64
 }
 
-fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
+fn owner(dir: &Path, size: usize, small: bool, all_galois_keys: bool) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
-    let report = outsource::owner(dir, size, small)?;
+    let keys = if all_galois_keys {
+        KeyShipping::AllGaloisKeys
+    } else {
+        KeyShipping::MasterKeys
+    };
+    let report = outsource::owner(dir, size, small, keys)?;
     for (name, bytes) in &report.files {
         println!("owner: {name:<12} {:>9.2} MiB", mib(*bytes));
     }
+    let up: usize = report.files.iter().map(|(_, b)| b).sum();
     println!(
-        "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s",
+        "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s          ({} keys {:.2} s); {:.2} MiB up",
         route_name(report.request.route),
         report.ring_degree,
         report.security,
-        report.time.as_secs_f64()
+        report.time.as_secs_f64(),
+        if all_galois_keys { "Galois" } else { "master" },
+        report.galois_keygen_time.as_secs_f64(),
+        mib(up)
     );
     Ok(true)
 }
@@ -115,10 +134,23 @@ fn owner(dir: &Path, size: usize, small: bool) -> Result<bool, BoxError> {
 fn server(dir: &Path, allow_toy: bool) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
     let report = outsource::server(dir, allow_toy)?;
+    let keys = match report.derive_time {
+        Some(d) => format!(
+            "derived {} Galois keys from {} master keys in {:.2} s (ready in {:.2} s)",
+            report.keys,
+            report.masters,
+            d.as_secs_f64(),
+            report.keys_ready_time.as_secs_f64()
+        ),
+        None => format!(
+            "read and validated {} Galois keys in {:.2} s",
+            report.keys,
+            report.keys_ready_time.as_secs_f64()
+        ),
+    };
     println!(
-        "server: read and validated {} keys and {} ciphertext(s) in {:.2} s; FFT ({}, with \
-         encoding its diagonals) and writing in {:.2} s",
-        report.keys,
+        "server: {keys}; read {} ciphertext(s) in {:.2} s; FFT ({}, with encoding its \
+         diagonals) and writing in {:.2} s",
         report.request.count,
         report.load_time.as_secs_f64(),
         route_name(report.request.route),

@@ -2,8 +2,10 @@
 //! the data owner encrypts ([`owner`]), a server that never sees the secret key computes the
 //! FFT ([`server`]), and the owner decrypts and checks the result ([`verify`]).
 //!
-//! `DIR/public/` is what the server reads and writes: context, public key, Galois keys, the
-//! encrypted input and the request. `DIR/owner/` stays with the owner: the secret key and the
+//! `DIR/public/` is what the server reads and writes: context, public key (without its
+//! relinearization key, which an FFT does not use), the master keys the server derives its
+//! Galois keys from (or, with [`KeyShipping::AllGaloisKeys`], every Galois key), the encrypted
+//! input and the request. `DIR/owner/` stays with the owner: the secret key and the
 //! plain input (both written 0600), and its own copies of the context, public key and request.
 //! [`verify`] trusts nothing in `DIR/public/` but the output ciphertexts, and those only after
 //! they decrypt under the owner's key and pass the owner's `O(n)` check
@@ -18,7 +20,7 @@ use ark_ff::{PrimeField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
 use he_fft::{check, Direction, EncryptedTransform, Fft, FftOptions, Route};
-use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
 use crate::job::BoxError;
 
@@ -76,6 +78,17 @@ impl Request {
     }
 }
 
+/// What the owner ships for the server's Galois keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KeyShipping {
+    /// A few master keys (`masters.bin`), from which the server derives the keys it needs
+    /// ([`MasterKeys`]): a fraction of the bytes, on a context with room for derived keys.
+    #[default]
+    MasterKeys,
+    /// Every Galois key the transform uses (`galois.bin`): more bytes, no derivation.
+    AllGaloisKeys,
+}
+
 /// What [`owner`] did, for the example to print.
 #[derive(Debug)]
 pub struct OwnerReport {
@@ -89,6 +102,8 @@ pub struct OwnerReport {
     pub security: String,
     /// Keys, encryption and files.
     pub time: Duration,
+    /// Generating the Galois or master keys alone.
+    pub galois_keygen_time: Duration,
 }
 
 /// What [`verify`] found.
@@ -155,22 +170,48 @@ fn subgroup(size: usize) -> Result<Radix2EvaluationDomain<Fr>, BoxError> {
 /// The owner's step: keys, the encrypted random input of `size` values, and the request.
 /// `small` takes the insecure toy ring `N = 2048` (one product) instead of the fastest route's
 /// secure context.
-pub fn owner(dir: &Path, size: usize, small: bool) -> Result<OwnerReport, BoxError> {
+pub fn owner(
+    dir: &Path,
+    size: usize,
+    small: bool,
+    keys: KeyShipping,
+) -> Result<OwnerReport, BoxError> {
     crate::job::check_size(size)?;
     let start = Instant::now();
+    let derivable = keys == KeyShipping::MasterKeys;
     let (route, ctx) = if small {
         let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
-        (Route::OneProduct, crate::job::toy_context(bits)?)
+        let ctx = Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(bits)
+            .derivable_keys(derivable)
+            .allow_insecure(true)
+            .build()?;
+        (Route::OneProduct, ctx)
     } else {
         let route = Route::fastest_for(size);
-        (route, route.context::<Fr>(size)?)
+        let ctx = if derivable {
+            route.derivable_context::<Fr>(size)?
+        } else {
+            route.context::<Fr>(size)?
+        };
+        (route, ctx)
     };
     let fft = transform(route, &ctx, size)?;
     fs::create_dir_all(dir.join("public"))?;
     fs::create_dir_all(dir.join("owner"))?;
     let sk = SecKey::generate(&ctx)?;
     let pk = PubKey::generate(&sk)?;
-    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
+    let t = Instant::now();
+    let (key_file, key_bytes) = match keys {
+        KeyShipping::MasterKeys => ("masters.bin", MasterKeys::generate(&sk)?.to_bytes()?),
+        KeyShipping::AllGaloisKeys => (
+            "galois.bin",
+            GaloisKeys::generate(&sk, &fft.galois_steps())?.to_bytes()?,
+        ),
+    };
+    let galois_keygen_time = t.elapsed();
     // Test data, not a secret: a time seed is enough.
     let mut rng = ark_std::rand::rngs::StdRng::seed_from_u64(crate::demo::time_seed());
     let x: Vec<Fr> = (0..size).map(|_| Fr::rand(&mut rng)).collect();
@@ -185,14 +226,20 @@ pub fn owner(dir: &Path, size: usize, small: bool) -> Result<OwnerReport, BoxErr
 
     let mut files = vec![
         ("context.bin".to_string(), ctx.to_bytes()?),
-        ("pubkey.bin".to_string(), pk.to_bytes()?),
-        ("galois.bin".to_string(), gk.to_bytes()?),
+        // An FFT multiplies no two ciphertexts: no relinearization key.
+        (
+            "pubkey.bin".to_string(),
+            pk.to_bytes_without_relinearization()?,
+        ),
+        (key_file.to_string(), key_bytes),
         ("request.txt".to_string(), request.to_text().into_bytes()),
     ];
     for (i, bytes) in inputs.into_iter().enumerate() {
         files.push((format!("input-{i}.ct"), bytes));
     }
-    // Outputs of an earlier run must not pass for this one's.
+    // Outputs (and the other kind of keys) of an earlier run must not pass for this one's.
+    let _ = fs::remove_file(public(dir, "masters.bin"));
+    let _ = fs::remove_file(public(dir, "galois.bin"));
     for i in 0..he_fft::Layout::MAX_CIPHERTEXTS {
         let _ = fs::remove_file(public(dir, &format!("output-{i}.ct")));
     }
@@ -213,6 +260,7 @@ pub fn owner(dir: &Path, size: usize, small: bool) -> Result<OwnerReport, BoxErr
         ring_degree: ctx.ring_degree(),
         security: ctx.security_label(),
         time: start.elapsed(),
+        galois_keygen_time,
     })
 }
 
@@ -221,9 +269,15 @@ pub fn owner(dir: &Path, size: usize, small: bool) -> Result<OwnerReport, BoxErr
 pub struct ServerReport {
     /// The request it served.
     pub request: Request,
-    /// Galois keys read.
+    /// Galois keys read or derived.
     pub keys: usize,
-    /// Reading and validating keys and ciphertexts.
+    /// Master keys the Galois keys were derived from (0: every key was shipped).
+    pub masters: usize,
+    /// Reading (and deriving) the keys: ready for the first transform.
+    pub keys_ready_time: Duration,
+    /// Deriving the Galois keys from the masters, within `keys_ready_time`.
+    pub derive_time: Option<Duration>,
+    /// Reading and validating the public key and the ciphertexts.
     pub load_time: Duration,
     /// The FFT (with encoding its diagonals) and writing the outputs.
     pub run_time: Duration,
@@ -242,7 +296,22 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
         Context::from_bytes(&ctx_bytes)?
     };
     let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
-    let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+    let load_time = load.elapsed();
+    // The keys: derived from master keys where the owner shipped those.
+    let fft = transform(request.route, &ctx, request.size)?;
+    let keys = Instant::now();
+    let masters_path = public(dir, "masters.bin");
+    let (gk, masters, derive_time) = if masters_path.exists() {
+        let masters = MasterKeys::from_bytes(&ctx, &read(masters_path)?)?;
+        let t = Instant::now();
+        let gk = masters.derive(&fft.galois_steps())?;
+        (gk, masters.elements().len(), Some(t.elapsed()))
+    } else {
+        let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+        (gk, 0, None)
+    };
+    let keys_ready_time = keys.elapsed();
+    let load = Instant::now();
     let cts = (0..request.count)
         .map(|i| {
             Ok(Ctxt::from_bytes(
@@ -251,10 +320,9 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
             )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;
-    let load_time = load.elapsed();
+    let load_time = load_time + load.elapsed();
 
     let run = Instant::now();
-    let fft = transform(request.route, &ctx, request.size)?;
     let out = fft.apply(&gk, &cts)?;
     for (i, mut ct) in out.into_iter().enumerate() {
         // The fewest primes the owner's decryption needs: the smallest download.
@@ -264,6 +332,9 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     Ok(ServerReport {
         request,
         keys: gk.elements().len(),
+        masters,
+        keys_ready_time,
+        derive_time,
         load_time,
         run_time: run.elapsed(),
     })

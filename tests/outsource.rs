@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bigp_he::outsource::{owner, server, verify};
+use bigp_he::outsource::{owner, server, verify, KeyShipping};
 
 struct TempDir(PathBuf);
 
@@ -30,7 +30,7 @@ fn public(dir: &Path, name: &str) -> PathBuf {
 /// The owner's and the server's steps on the toy ring.
 fn honest_run(name: &str, size: usize) -> TempDir {
     let dir = TempDir::new(name);
-    owner(&dir.0, size, true).expect("owner");
+    owner(&dir.0, size, true, KeyShipping::MasterKeys).expect("owner");
     server(&dir.0, true).expect("server");
     dir
 }
@@ -43,10 +43,43 @@ fn an_honest_result_is_accepted() {
 }
 
 #[test]
+fn every_galois_key_shipped_works_too_and_the_masters_are_smaller() {
+    let dir = TempDir::new("all-keys");
+    owner(&dir.0, 64, true, KeyShipping::AllGaloisKeys).expect("owner");
+    assert!(!public(&dir.0, "masters.bin").exists());
+    let all = fs::metadata(public(&dir.0, "galois.bin")).unwrap().len();
+    let report = server(&dir.0, true).expect("server");
+    assert_eq!(report.masters, 0);
+    assert!(report.derive_time.is_none());
+    assert!(verify(&dir.0).expect("verify").accepted);
+    // The same size with master keys: the stale galois.bin is gone, the server derives.
+    owner(&dir.0, 64, true, KeyShipping::MasterKeys).expect("owner");
+    assert!(!public(&dir.0, "galois.bin").exists());
+    let masters = fs::metadata(public(&dir.0, "masters.bin")).unwrap().len();
+    assert!(
+        masters < all,
+        "{masters} bytes of masters against {all} of all keys"
+    );
+    let report = server(&dir.0, true).expect("server");
+    assert!(report.masters > 0 && report.keys > report.masters);
+    assert!(verify(&dir.0).expect("verify").accepted);
+}
+
+#[test]
+fn corrupt_master_keys_are_an_error() {
+    let dir = TempDir::new("bad-masters");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
+    let path = public(&dir.0, "masters.bin");
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(server(&dir.0, true).is_err());
+}
+
+#[test]
 fn a_forged_request_and_an_echoed_input_are_rejected() {
     // The reported attack: no server run at all, a request of size 1, the input as output.
     let dir = TempDir::new("forged");
-    owner(&dir.0, 16, true).expect("owner");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     fs::write(public(&dir.0, "request.txt"), "1 forward 1 one-product\n").unwrap();
     fs::copy(public(&dir.0, "input-0.ct"), public(&dir.0, "output-0.ct")).unwrap();
     let verdict = verify(&dir.0).expect("the echoed input decrypts");
@@ -57,7 +90,7 @@ fn a_forged_request_and_an_echoed_input_are_rejected() {
 #[test]
 fn a_server_obeying_a_forged_request_is_rejected() {
     let dir = TempDir::new("forged-size");
-    owner(&dir.0, 16, true).expect("owner");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     // The server computes a transform of another size than the owner asked for.
     fs::write(public(&dir.0, "request.txt"), "8 forward 1 one-product\n").unwrap();
     server(&dir.0, true).expect("server");
@@ -106,14 +139,14 @@ fn truncated_and_missing_outputs_are_errors() {
 fn outputs_of_an_earlier_run_do_not_count() {
     let dir = honest_run("rerun", 16);
     // The owner starts over with a new input: the old output must not pass for the new one.
-    owner(&dir.0, 16, true).expect("owner again");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner again");
     assert!(verify(&dir.0).is_err(), "the old output was removed");
 }
 
 #[test]
 fn the_server_refuses_a_toy_ring_unless_told_otherwise() {
     let dir = TempDir::new("toy");
-    owner(&dir.0, 16, true).expect("owner");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     let err = server(&dir.0, false).expect_err("insecure context");
     assert!(err.to_string().contains("insecure"), "{err}");
 }
@@ -125,7 +158,7 @@ fn the_owner_keeps_its_secrets_private() {
     for name in ["secret.bin", "input.txt"] {
         fs::write(dir.0.join("owner").join(name), b"old").unwrap();
     }
-    owner(&dir.0, 16, true).expect("owner");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     #[cfg(unix)]
     for name in ["secret.bin", "input.txt"] {
         use std::os::unix::fs::PermissionsExt;
@@ -141,7 +174,7 @@ fn the_owner_keeps_its_secrets_private() {
 fn sizes_no_route_takes_are_refused_up_front() {
     for size in [0, 3, 1000, (he_fft::MAX_FFT_SIZE) * 2, 1 << 30] {
         let dir = TempDir::new("sizes");
-        let err = owner(&dir.0, size, true).expect_err("bad size");
+        let err = owner(&dir.0, size, true, KeyShipping::MasterKeys).expect_err("bad size");
         assert!(err.to_string().contains("power of two"), "{size}: {err}");
         assert!(!dir.0.exists(), "nothing written for size {size}");
     }
@@ -153,7 +186,8 @@ fn the_largest_size_on_a_ring_too_small_fails_fast() {
     // refused before any input of that size is built, and nothing written.
     let dir = TempDir::new("just-under");
     let start = std::time::Instant::now();
-    let err = owner(&dir.0, he_fft::MAX_FFT_SIZE, true).expect_err("too large for N = 2048");
+    let err = owner(&dir.0, he_fft::MAX_FFT_SIZE, true, KeyShipping::MasterKeys)
+        .expect_err("too large for N = 2048");
     assert!(!err.to_string().is_empty());
     assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
     assert!(!dir.0.exists());

@@ -292,6 +292,8 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         level: u32,
     ) -> Result<FirstStepInputs<'x>> {
         self.check_step_keys(gk)?;
+        // Derived keys rotate only up to their level.
+        let level = gk.max_level().map_or(level, |top| level.min(top));
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {

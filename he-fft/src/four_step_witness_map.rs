@@ -236,6 +236,8 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     /// `2q + 1` and slot row 1 row `2q`, half-rotated.
     fn with_partners(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
         let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+        // Derived keys rotate only up to their level.
+        let level = gk.max_level().map_or(level, |top| level.min(top));
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {

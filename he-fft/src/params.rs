@@ -257,4 +257,4 @@ pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
 }
 
 /// The largest ring the contexts above try (the security table's last row).
-const MAX_RING: usize = 131072;
+pub(crate) const MAX_RING: usize = 131072;

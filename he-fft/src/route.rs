@@ -63,6 +63,45 @@ impl Route {
         }
     }
 
+    /// [`context`](Self::context) with room for derived Galois keys
+    /// ([`ContextBuilder::derivable_keys`](helib_rs::ContextBuilder::derivable_keys)): the same
+    /// modulus and digits with extra primes above them, so that the owner ships
+    /// [`MasterKeys`](helib_rs::MasterKeys) and the server derives the route's keys. Where the
+    /// extra primes do not fit the ring's 128-bit bound, the next larger ring (up to 131072)
+    /// that holds them: for BN254 the two-stage sizes keep `N = 65536`, while one-product
+    /// sizes move from 32768 to 65536 and four-step sizes from 65536 to 131072, slower
+    /// per transform.
+    ///
+    /// ```
+    /// use he_fft::Route;
+    /// let ctx = Route::TwoStages.derivable_context::<ark_bn254::Fr>(32768)?;
+    /// assert!(ctx.security_bits() >= 128.0);
+    /// assert_eq!(ctx.derivation_level(), Some(Route::TwoStages.context::<ark_bn254::Fr>(32768)?.num_ctxt_primes()));
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn derivable_context<F: PrimeField>(self, n: usize) -> Result<Context> {
+        let plain = self.context::<F>(n)?;
+        let mut ring = plain.ring_degree();
+        let mut digits = plain.ks_digits();
+        loop {
+            let built = Context::builder()
+                .ring_degree(ring as u64)
+                .plaintext_field::<F>()
+                .ciphertext_bits(self.ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n))
+                .ks_digits(digits)
+                .derivable_keys(true)
+                .build();
+            match built {
+                // A larger ring has room for the extra primes (and its own default digits).
+                Err(helib_rs::Error::InsecureParameters(_)) if ring < crate::params::MAX_RING => {
+                    ring *= 2;
+                    digits = helib_rs::DEFAULT_KS_DIGITS;
+                }
+                built => return built,
+            }
+        }
+    }
+
     /// The ciphertext-modulus bits this route needs at size `n` on ring degree
     /// `ring_degree` ([`required_ciphertext_bits`], [`two_stage_ciphertext_bits`] or
     /// [`four_step_ciphertext_bits`]), for a context of your own.

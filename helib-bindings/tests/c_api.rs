@@ -52,6 +52,7 @@ impl Objects {
             ciphertext_bits: 1000,
             ks_digits: 3,
             allow_insecure: 1,
+            derivable_keys: 0,
         };
         let mut o = Objects {
             ctx: ptr::null_mut(),

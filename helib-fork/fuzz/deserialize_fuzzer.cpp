@@ -31,7 +31,7 @@ constexpr uint32_t kBits = 400;
 constexpr uint64_t kP[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
 constexpr uint64_t kRotateLeft1 = 3;  // g = 3 rotates both slot rows by one
 
-enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kKinds };
+enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kKinds };
 
 void must(helib_status s, const char* what) {
     if (s != HELIB_OK) {
@@ -65,6 +65,12 @@ struct Fixture {
     helib_pubkey* pk = nullptr;
     helib_galois_keys* gk = nullptr;
     helib_ctxt* ct = nullptr;
+    // A derivable context of the same ring, its key and a fresh ciphertext, for master keys.
+    helib_context* dctx = nullptr;
+    helib_seckey* dsk = nullptr;
+    helib_pubkey* dpk = nullptr;
+    helib_master_keys* mk = nullptr;
+    helib_ctxt* dct = nullptr;
     size_t coeffs_len = 0;  // N * plaintext limbs
     std::vector<std::vector<uint8_t>> seeds;
 
@@ -96,12 +102,21 @@ struct Fixture {
         for (size_t i = 0; i < coeffs.size(); i += info.plaintext_limbs) coeffs[i] = i + 1;
         must(helib_ctxt_encrypt(&ct, pk, coeffs.data(), info.ring_degree), "encrypt");
 
+        const helib_context_params dparams{kM, kP, 4, kBits, 2, 1, 1};
+        must(helib_context_new(&dctx, &dparams), "derivable context");
+        must(helib_seckey_new(&dsk, dctx), "derivable secret key");
+        must(helib_pubkey_new(&dpk, dsk), "derivable public key");
+        must(helib_master_keys_new(&mk, dsk, elements, 2), "master keys");
+        must(helib_ctxt_encrypt(&dct, dpk, coeffs.data(), info.ring_degree), "derivable encrypt");
+
         seeds.resize(kKinds);
         seeds[kContext] = bytes_of(helib_context_serialize, ctx);
         seeds[kSecKey] = bytes_of(helib_seckey_serialize, sk);
         seeds[kPubKey] = bytes_of(helib_pubkey_serialize, pk);
         seeds[kGaloisKeys] = bytes_of(helib_galois_keys_serialize, gk);
         seeds[kCtxt] = bytes_of(helib_ctxt_serialize, ct);
+        seeds[kMasterKeys] = bytes_of(helib_master_keys_serialize, mk);
+        seeds[kEncryptionKey] = bytes_of(helib_pubkey_serialize_encryption_key, pk);
         size_t needed = 0;
         must(helib_seckey_encrypt_serialized(sk, coeffs.data(), info.ring_degree, nullptr, 0, &needed),
              "seeded size");
@@ -208,8 +223,9 @@ void run_one(const uint8_t* input, size_t size) {
             must(helib_ctxt_encrypt(&c, pk, one, 1), "encrypt with loaded key");
             helib_ctxt* sq = nullptr;
             must(helib_ctxt_clone(&sq, f.ct), "clone");
-            // Relinearization reads the loaded key's other half.
-            expect_usable(helib_ctxt_square(sq, pk), "square with loaded key");
+            // Relinearization reads the loaded key's other half, if it came with one.
+            const helib_status sqs = helib_ctxt_square(sq, pk);
+            if (sqs != HELIB_ERR_MISSING_KEY) expect_usable(sqs, "square with loaded key");
             helib_ctxt_free(sq);
             helib_ctxt_free(c);
             helib_pubkey_free(pk);
@@ -233,6 +249,44 @@ void run_one(const uint8_t* input, size_t size) {
                 helib_ctxt_free(c);
             }
             helib_galois_keys_free(gk);
+            break;
+        }
+        case kEncryptionKey: {
+            helib_pubkey* pk = nullptr;
+            const helib_status s = helib_pubkey_deserialize(&pk, f.ctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "encryption key");
+                break;
+            }
+            const uint64_t one[4] = {1, 0, 0, 0};
+            helib_ctxt* c = nullptr;
+            must(helib_ctxt_encrypt(&c, pk, one, 1), "encrypt with loaded encryption key");
+            helib_ctxt_free(c);
+            helib_pubkey_free(pk);
+            break;
+        }
+        case kMasterKeys: {
+            helib_master_keys* mk = nullptr;
+            const helib_status s = helib_master_keys_deserialize(&mk, f.dctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "master keys");
+                break;
+            }
+            size_t count = 0;
+            must(helib_master_keys_elements(mk, nullptr, 0, &count), "master elements");
+            std::vector<uint64_t> elements(count);
+            must(helib_master_keys_elements(mk, elements.data(), count, &count), "master elements");
+            // Each master's derived key (from the loaded identity key), used on a ciphertext.
+            for (uint64_t g : elements) {
+                helib_galois_keys* gk = nullptr;
+                must(helib_master_keys_compose(&gk, mk, nullptr, 1, g), "derive from loaded masters");
+                helib_ctxt* c = nullptr;
+                must(helib_ctxt_clone(&c, f.dct), "clone");
+                expect_usable(helib_ctxt_apply_galois(c, g, gk), "rotate with a derived key");
+                helib_ctxt_free(c);
+                helib_galois_keys_free(gk);
+            }
+            helib_master_keys_free(mk);
             break;
         }
         case kCtxt:

@@ -51,6 +51,7 @@ typedef struct helib_seckey helib_seckey;
 typedef struct helib_pubkey helib_pubkey;
 typedef struct helib_ctxt helib_ctxt;
 typedef struct helib_galois_keys helib_galois_keys;
+typedef struct helib_master_keys helib_master_keys;
 typedef struct helib_ptxt helib_ptxt;
 typedef struct helib_sparse_encoder helib_sparse_encoder;
 
@@ -86,6 +87,10 @@ typedef struct helib_context_params {
     uint32_t ks_digits;
     /* Non-zero: accept parameters estimated below 128-bit security. */
     int32_t allow_insecure;
+    /* Non-zero: room for Galois keys a server derives from master keys (helib_master_keys_new):
+     * extra chain primes above the working top level (helib_context_info.derivation_level),
+     * which derived keys divide by. Costs modulus bits, which the security check counts. */
+    int32_t derivable_keys;
 } helib_context_params;
 
 typedef struct helib_context_info {
@@ -101,6 +106,7 @@ typedef struct helib_context_info {
     double log2_qp;              /* log2 of Q * P, the figure security is judged on */
     double security_bits;        /* estimated classical security level */
     double fresh_noise_budget;   /* noise budget in bits of a fresh encryption */
+    uint32_t derivation_level;   /* derivable contexts: the level derived keys serve up to; else 0 */
 } helib_context_info;
 
 helib_status helib_context_new(helib_context **out, const helib_context_params *params);
@@ -144,6 +150,30 @@ void helib_galois_keys_free(helib_galois_keys *gk);
 helib_status helib_galois_keys_size_bytes(const helib_galois_keys *gk, uint64_t *out);
 /* *out = 1 if the key for g is present, else 0. */
 helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int32_t *out);
+/* *out = 1 for derived keys (helib_master_keys_compose), which serve ciphertexts up to the
+ * context's derivation level, else 0. */
+helib_status helib_galois_keys_derived(const helib_galois_keys *gk, int32_t *out);
+
+/* Master Galois keys (derivable contexts only, else HELIB_ERR_INVALID_ARGUMENT): ordinary keys
+ * for the given elements (odd, in (1, 2N)) and the identity key in derived form. A server
+ * derives the key of any product of master elements from them, one master at a time. */
+helib_status helib_master_keys_new(helib_master_keys **out, const helib_seckey *sk, const uint64_t *elements,
+                                   size_t count);
+void helib_master_keys_free(helib_master_keys *mk);
+helib_status helib_master_keys_size_bytes(const helib_master_keys *mk, uint64_t *out);
+helib_status helib_master_keys_id(const helib_master_keys *mk, uint64_t *out);
+/* The master elements, in increasing order. */
+helib_status helib_master_keys_elements(const helib_master_keys *mk, uint64_t *out, size_t out_len,
+                                        size_t *needed);
+/* The derived key of g * h mod 2N, as a key set of its own: from `from`, a derived key set
+ * holding g's key (NULL: the identity, g = 1), and the master of h (HELIB_ERR_MISSING_KEY if
+ * h is not a master). Merge the keys a computation needs with helib_galois_keys_merge. */
+helib_status helib_master_keys_compose(helib_galois_keys **out, const helib_master_keys *mk,
+                                       const helib_galois_keys *from, uint64_t g, uint64_t h);
+helib_status helib_master_keys_serialize(const helib_master_keys *mk, uint8_t *out, size_t out_len,
+                                         size_t *needed);
+helib_status helib_master_keys_deserialize(helib_master_keys **out, const helib_context *ctx,
+                                           const uint8_t *data, size_t len);
 
 /* ---------------------------------------------------------------- encoded plaintexts */
 
@@ -279,6 +309,12 @@ helib_status helib_seckey_deserialize(helib_seckey **out, const helib_context *c
                                       size_t len);
 /* The public key with its relinearization key. */
 helib_status helib_pubkey_serialize(const helib_pubkey *pk, uint8_t *out, size_t out_len, size_t *needed);
+/* The public key without its relinearization key: enough to encrypt, and for a server that
+ * multiplies no two ciphertexts (rotations and plaintext products only), at a fraction of the
+ * size. helib_pubkey_deserialize reads it; multiplying ciphertexts under the key read back
+ * fails with HELIB_ERR_MISSING_KEY. */
+helib_status helib_pubkey_serialize_encryption_key(const helib_pubkey *pk, uint8_t *out, size_t out_len,
+                                                   size_t *needed);
 helib_status helib_pubkey_deserialize(helib_pubkey **out, const helib_context *ctx, const uint8_t *data,
                                       size_t len);
 helib_status helib_galois_keys_serialize(const helib_galois_keys *gk, uint8_t *out, size_t out_len,

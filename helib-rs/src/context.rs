@@ -148,9 +148,32 @@ impl Context {
         self.inner.info.num_special_primes
     }
 
-    /// Number of key-switching digits (`dnum`) the engine settled on.
+    /// Number of key-switching digits (`dnum`) the engine settled on (with
+    /// [`derivable_keys`](ContextBuilder::derivable_keys), one more for the extra primes).
     pub fn ks_digits(&self) -> u32 {
         self.inner.info.ks_digits
+    }
+
+    /// For a context built with [`derivable_keys`](ContextBuilder::derivable_keys): the
+    /// highest level derived Galois keys serve (the chain below the extra primes), where a
+    /// computation with them starts. `None` for other contexts.
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::Context;
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).derivable_keys(true).allow_insecure(true).build()?;
+    /// let top = ctx.derivation_level().expect("derivable");
+    /// assert!(top < ctx.num_ctxt_primes());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn derivation_level(&self) -> Option<u32> {
+        match self.inner.info.derivation_level {
+            0 => None,
+            level => Some(level),
+        }
     }
 
     /// Whether `p = 1 mod m`, so that the plaintext ring splits into `N` slots (full SIMD
@@ -250,6 +273,7 @@ pub struct ContextBuilder {
     ciphertext_bits: Option<u32>,
     ks_digits: u32,
     allow_insecure: bool,
+    derivable_keys: bool,
 }
 
 impl Default for ContextBuilder {
@@ -267,6 +291,7 @@ impl ContextBuilder {
             ciphertext_bits: None,
             ks_digits: DEFAULT_KS_DIGITS,
             allow_insecure: false,
+            derivable_keys: false,
         }
     }
 
@@ -318,6 +343,16 @@ impl ContextBuilder {
         self
     }
 
+    /// Room for Galois keys a server derives from a few master keys
+    /// ([`MasterKeys`](crate::MasterKeys)), default `false`. The chain gets extra primes above
+    /// the [`ciphertext_bits`](Self::ciphertext_bits) asked for (about one digit's worth plus
+    /// 40 bits), which derived keys divide by and which the security check counts; ciphertexts
+    /// work at [`Context::derivation_level`] and below.
+    pub fn derivable_keys(mut self, derivable: bool) -> Self {
+        self.derivable_keys = derivable;
+        self
+    }
+
     /// Checks the parameters and builds the context (prime chain and precomputed tables).
     pub fn build(self) -> Result<Context> {
         let m = match self.ring {
@@ -358,6 +393,7 @@ impl ContextBuilder {
             ciphertext_bits,
             ks_digits: self.ks_digits,
             allow_insecure: i32::from(self.allow_insecure),
+            derivable_keys: i32::from(self.derivable_keys),
         };
         let mut raw: *mut sys::helib_context = ptr::null_mut();
         // SAFETY: `params` and the limbs it points to live across the call; `raw` is a valid
@@ -430,5 +466,6 @@ fn empty_info() -> sys::helib_context_info {
         log2_qp: 0.0,
         security_bits: 0.0,
         fresh_noise_budget: 0.0,
+        derivation_level: 0,
     }
 }

@@ -197,7 +197,7 @@ fn damaged_or_foreign_seeded_bytes_are_refused() {
     low[CT_LEVEL..CT_LEVEL + 4].copy_from_slice(&(level - 1).to_le_bytes());
     expect_corrupt(
         Ctxt::from_bytes(pk, &low),
-        "below the top level",
+        "another level than fresh encryptions",
         "lower level",
     );
 

@@ -82,6 +82,7 @@ helib_status helib_context_new(helib_context** out, const helib_context_params* 
         cp.ciphertext_bits = params->ciphertext_bits;
         cp.ks_digits = params->ks_digits;
         cp.allow_insecure = params->allow_insecure != 0;
+        cp.derivable_keys = params->derivable_keys != 0;
         auto ctx = std::make_shared<const helib::Context>(cp);
         *out = new helib_context{std::move(ctx)};
     });
@@ -106,6 +107,7 @@ helib_status helib_context_get_info(const helib_context* ctx, helib_context_info
         out->log2_qp = c.log2_qp();
         out->security_bits = c.security_bits();
         out->fresh_noise_budget = c.fresh_noise_budget();
+        out->derivation_level = static_cast<uint32_t>(c.derivation_level());
     });
 }
 
@@ -336,6 +338,65 @@ helib_status helib_galois_keys_merge(helib_galois_keys** out, const helib_galois
 }
 
 void helib_galois_keys_free(helib_galois_keys* gk) { delete gk; }
+
+helib_status helib_galois_keys_derived(const helib_galois_keys* gk, int32_t* out) {
+    return guard([&] {
+        require(gk, "gk");
+        require(out, "out");
+        *out = gk->gk->derived() ? 1 : 0;
+    });
+}
+
+helib_status helib_master_keys_new(helib_master_keys** out, const helib_seckey* sk, const uint64_t* elements,
+                                   size_t count) {
+    return guard([&] {
+        require(out, "out");
+        require(sk, "sk");
+        if (count > 0) require(elements, "elements");
+        std::vector<uint64_t> gs(elements, elements + count);
+        for (uint64_t g : gs)
+            if (g == 1) throw helib::InvalidArgument("the identity is not a master element (it needs no key)");
+        *out = new helib_master_keys{std::make_shared<const helib::MasterKeys>(*sk->sk, gs)};
+    });
+}
+
+void helib_master_keys_free(helib_master_keys* mk) { delete mk; }
+
+helib_status helib_master_keys_size_bytes(const helib_master_keys* mk, uint64_t* out) {
+    return guard([&] {
+        require(mk, "mk");
+        require(out, "out");
+        *out = mk->mk->size_bytes();
+    });
+}
+
+helib_status helib_master_keys_id(const helib_master_keys* mk, uint64_t* out) {
+    return guard([&] {
+        require(mk, "mk");
+        require(out, "out");
+        *out = mk->mk->id();
+    });
+}
+
+helib_status helib_master_keys_elements(const helib_master_keys* mk, uint64_t* out, size_t out_len,
+                                        size_t* needed) {
+    return guard([&] {
+        require(mk, "mk");
+        const std::vector<uint64_t> elements = mk->mk->elements();
+        if (size_query(out, out_len, elements.size(), needed)) return;
+        std::copy(elements.begin(), elements.end(), out);
+    });
+}
+
+helib_status helib_master_keys_compose(helib_galois_keys** out, const helib_master_keys* mk,
+                                       const helib_galois_keys* from, uint64_t g, uint64_t h) {
+    return guard([&] {
+        require(out, "out");
+        require(mk, "mk");
+        auto gk = std::make_shared<const helib::GaloisKeys>(mk->mk->compose(from ? from->gk.get() : nullptr, g, h));
+        *out = new helib_galois_keys{std::move(gk)};
+    });
+}
 
 helib_status helib_galois_keys_size_bytes(const helib_galois_keys* gk, uint64_t* out) {
     return guard([&] {

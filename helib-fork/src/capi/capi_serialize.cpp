@@ -85,6 +85,14 @@ helib_status helib_pubkey_serialize(const helib_pubkey* pk, uint8_t* out, size_t
     });
 }
 
+helib_status helib_pubkey_serialize_encryption_key(const helib_pubkey* pk, uint8_t* out, size_t out_len,
+                                                   size_t* needed) {
+    return guard([&] {
+        require(pk, "pk");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { pk->pk->save(w, /*with_relin=*/false); });
+    });
+}
+
 helib_status helib_pubkey_deserialize(helib_pubkey** out, const helib_context* ctx, const uint8_t* data, size_t len) {
     return guard([&] {
         require(out, "out");
@@ -112,6 +120,25 @@ helib_status helib_galois_keys_deserialize(helib_galois_keys** out, const helib_
             return std::make_shared<const helib::GaloisKeys>(helib::GaloisKeys::load(r, ctx->ctx));
         });
         *out = new helib_galois_keys{std::move(gk)};
+    });
+}
+
+helib_status helib_master_keys_serialize(const helib_master_keys* mk, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(mk, "mk");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { mk->mk->save(w); });
+    });
+}
+
+helib_status helib_master_keys_deserialize(helib_master_keys** out, const helib_context* ctx, const uint8_t* data,
+                                           size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto mk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::MasterKeys>(helib::MasterKeys::load(r, ctx->ctx));
+        });
+        *out = new helib_master_keys{std::move(mk)};
     });
 }
 

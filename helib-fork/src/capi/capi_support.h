@@ -12,6 +12,7 @@
 #include "scheme/galois.h"
 #include "helib_c.h"
 #include "scheme/keys.h"
+#include "scheme/master_keys.h"
 #include "scheme/ptxt.h"
 
 struct helib_context {
@@ -31,6 +32,9 @@ struct helib_ptxt {
 };
 struct helib_galois_keys {
     std::shared_ptr<const helib::GaloisKeys> gk;
+};
+struct helib_master_keys {
+    std::shared_ptr<const helib::MasterKeys> mk;
 };
 struct helib_sparse_encoder {
     std::shared_ptr<const helib::SparseTables> tables;

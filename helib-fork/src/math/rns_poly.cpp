@@ -22,6 +22,13 @@ Basis extended_basis(const Context& ctx, size_t level) {
     return b;
 }
 
+Basis extended_basis(size_t level, const std::vector<size_t>& special) {
+    Basis b(level);
+    for (size_t i = 0; i < level; ++i) b[i] = i;
+    b.insert(b.end(), special.begin(), special.end());
+    return b;
+}
+
 void ntt_forward(const Context& ctx, const Basis& basis, RnsPoly& a) {
     for (size_t r = 0; r < basis.size(); ++r) ctx.ntt(basis[r]).forward(a.row(r));
 }

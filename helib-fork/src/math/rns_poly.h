@@ -19,6 +19,8 @@ using Basis = std::vector<size_t>;
 Basis chain_basis(const Context& ctx, size_t level);
 // Chain primes 0..level-1 followed by all special primes (the key-switching basis).
 Basis extended_basis(const Context& ctx, size_t level);
+// Chain primes 0..level-1 followed by the special primes of `special` (a key's switch basis).
+Basis extended_basis(size_t level, const std::vector<size_t>& special);
 
 struct RnsPoly {
     Words data;

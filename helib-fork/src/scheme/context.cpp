@@ -33,6 +33,8 @@ constexpr u64 kMaxM = u64(1) << 20;
 // sums in key switching have ample headroom (products < 2^100).
 constexpr unsigned kMaxPrimeBits = 50;
 constexpr unsigned kMinPrimeBits = 30;
+// How far a derived key's special modulus exceeds the largest working digit (choose_primes).
+constexpr double kDerivationMarginBits = 40;
 
 // Largest prime below 2^bits of the form k * 2n + 1 that is not p and not already used.
 u64 ntt_prime_below(unsigned bits, u64 two_n, const NTL::ZZ& p, const std::vector<u64>& used) {
@@ -81,7 +83,7 @@ Context::Context(const ContextParams& params)
     zz_to_limbs(p_, p_limb_vec_.data(), p_limbs_);
     slots_available_ = (p_ % static_cast<long>(m_)) == 1;
 
-    choose_primes(params.ciphertext_bits);
+    choose_primes(params.ciphertext_bits, params.derivable_keys);
     precompute_constants();
     canonical_ = CanonicalNorm(n_);
 
@@ -104,7 +106,7 @@ Context::Context(const ContextParams& params)
     }
 }
 
-void Context::choose_primes(unsigned ciphertext_bits) {
+void Context::choose_primes(unsigned ciphertext_bits, bool derivable_keys) {
     const u64 two_n = 2 * static_cast<u64>(n_);
     // Chain: L primes of one bit size, just enough for the requested modulus (all chain primes
     // share a size so that q_top / 2 < q_i holds in modulus switching).
@@ -127,6 +129,23 @@ void Context::choose_primes(unsigned ciphertext_bits) {
         for (size_t i = begin; i < begin + size; ++i) bits += std::log2(static_cast<double>(primes_[i]));
         max_digit_bits = std::max(max_digit_bits, bits);
         begin += size;
+    }
+    if (derivable_keys) {
+        // Derived keys divide by the product of these extra primes, which must exceed the
+        // largest digit by the growth of a derived key's error (compositions of key switches,
+        // about 2^20 times a fresh key's) so that rotating with one adds no more than the
+        // mod-down's rounding; the primes are one more digit for the master keys.
+        derivation_level_ = num_chain_;
+        const size_t extra = static_cast<size_t>(std::ceil((max_digit_bits + kDerivationMarginBits) / chain_bits));
+        double bits = 0;
+        for (size_t k = 0; k < extra; ++k) {
+            primes_.push_back(ntt_prime_below(chain_bits, two_n, p_, primes_));
+            bits += std::log2(static_cast<double>(primes_.back()));
+        }
+        digit_begin_.push_back(num_chain_);
+        digit_end_.push_back(num_chain_ + extra);
+        num_chain_ += extra;
+        max_digit_bits = std::max(max_digit_bits, bits);
     }
 
     // Special primes: the fewest primes whose product P just exceeds the largest digit, so that
@@ -152,23 +171,15 @@ void Context::precompute_constants() {
         t_inv_mod_[i] = inv_mod(t_mod_[i], primes_[i]);
     }
 
-    // Special-prime (mod-down) constants.
-    NTL::ZZ P(1);
-    for (size_t k = 0; k < num_special_; ++k) P *= primes_[special_index(k)];
-    log2_P_ = log2_zz(P);
-    P_inv_mod_q_.resize(num_chain_);
-    for (size_t i = 0; i < num_chain_; ++i) P_inv_mod_q_[i] = inv_mod(zz_mod_u64(P, primes_[i]), primes_[i]);
-    moddown_z_const_.resize(num_special_);
-    moddown_weight_.assign(num_special_, std::vector<u64>(num_chain_));
-    for (size_t k = 0; k < num_special_; ++k) {
-        const size_t si = special_index(k);
-        const u64 pk = primes_[si];
-        const NTL::ZZ punct = P / pk;
-        const u64 punct_inv = inv_mod(zz_mod_u64(punct, pk), pk);
-        moddown_z_const_[k] = mul_mod(t_inv_mod_[si], punct_inv, pk);
-        // t (P/p_k) P^-1 = t p_k^-1 mod q_i: the correction's factor t P^-1 rides in the weights.
-        for (size_t i = 0; i < num_chain_; ++i)
-            moddown_weight_[k][i] = mul_mod(t_mod_[i], inv_mod(pk % primes_[i], primes_[i]), primes_[i]);
+    // Special-prime (mod-down) constants, and those of derived keys.
+    std::vector<size_t> special;
+    for (size_t k = 0; k < num_special_; ++k) special.push_back(special_index(k));
+    special_basis_ = make_switch_basis(std::move(special), num_chain_);
+    log2_P_ = special_basis_.log2_P;
+    if (derivation_level_ > 0) {
+        std::vector<size_t> upper;
+        for (size_t i = derivation_level_; i < num_chain_; ++i) upper.push_back(i);
+        derived_basis_ = make_switch_basis(std::move(upper), derivation_level_);
     }
 
     // CRT reconstruction constants per level.
@@ -201,16 +212,55 @@ void Context::precompute_constants() {
     const double log2_p = log2_zz(p_);
     const double log2_one_plus_s = std::log2(1.0 + std::exp2(log2_s_));
     log2_floor_q_ = log2_p + std::log2(kTailFactor * std::sqrt(n / 12.0)) + log2_one_plus_s;
-    log2_floor_P_ = log2_p +
-                    std::log2(kTailFactor * std::sqrt(n * double(num_special_) / 12.0)) +
-                    log2_one_plus_s;
+    for (SwitchBasis* b : {&special_basis_, &derived_basis_})
+        b->log2_floor = log2_p + std::log2(kTailFactor * std::sqrt(n * double(b->special.size()) / 12.0)) +
+                        log2_one_plus_s;
+}
+
+SwitchBasis Context::make_switch_basis(std::vector<size_t> special, size_t max_level) const {
+    SwitchBasis b;
+    b.special = std::move(special);
+    b.max_level = max_level;
+    NTL::ZZ P(1);
+    for (size_t pi : b.special) P *= primes_[pi];
+    b.log2_P = log2_zz(P);
+    b.P_inv_mod_q.resize(max_level);
+    for (size_t i = 0; i < max_level; ++i) b.P_inv_mod_q[i] = inv_mod(zz_mod_u64(P, primes_[i]), primes_[i]);
+    b.z_const.resize(b.special.size());
+    b.weight.assign(b.special.size(), std::vector<u64>(max_level));
+    for (size_t k = 0; k < b.special.size(); ++k) {
+        const size_t si = b.special[k];
+        const u64 pk = primes_[si];
+        const NTL::ZZ punct = P / pk;
+        const u64 punct_inv = inv_mod(zz_mod_u64(punct, pk), pk);
+        b.z_const[k] = mul_mod(t_inv_mod_[si], punct_inv, pk);
+        // t (P/p_k) P^-1 = t p_k^-1 mod q_i: the correction's factor t P^-1 rides in the weights.
+        for (size_t i = 0; i < max_level; ++i)
+            b.weight[k][i] = mul_mod(t_mod_[i], inv_mod(pk % primes_[i], primes_[i]), primes_[i]);
+    }
+    return b;
+}
+
+const SwitchBasis& Context::switch_basis(bool derived) const {
+    if (!derived) return special_basis_;
+    if (derivation_level_ == 0)
+        throw InvalidArgument("this context has no room for derived Galois keys (build it with derivable keys)");
+    return derived_basis_;
 }
 
 double Context::log2_keyswitch_noise(size_t level) const {
-    return log2_add(log2_keyswitch_product_noise(level), log2_floor_P_);
+    return log2_keyswitch_noise(level, special_basis_, log2_e_);
 }
 
 double Context::log2_keyswitch_product_noise(size_t level) const {
+    return log2_keyswitch_product_noise(level, special_basis_, log2_e_);
+}
+
+double Context::log2_keyswitch_noise(size_t level, const SwitchBasis& basis, double log2_key_error) const {
+    return log2_add(log2_keyswitch_product_noise(level, basis, log2_key_error), basis.log2_floor);
+}
+
+double Context::log2_keyswitch_product_noise(size_t level, const SwitchBasis& basis, double log2_key_error) const {
     // p * sum_j ||X_j|| ||e_j|| / P, with X_j the digit lifted to QP (centered, |S_j| terms).
     const double n = static_cast<double>(n_);
     const double log2_p = log2_zz(p_);
@@ -221,9 +271,9 @@ double Context::log2_keyswitch_product_noise(size_t level) const {
         double log2_qs = 0;
         for (size_t i = b; i < e; ++i) log2_qs += std::log2(static_cast<double>(primes_[i]));
         const double log2_x = std::log2(kTailFactor * std::sqrt(n * double(e - b) / 12.0)) + log2_qs;
-        acc = log2_add(acc, log2_x + log2_e_);
+        acc = log2_add(acc, log2_x + log2_key_error);
     }
-    return log2_p + acc - log2_P_;
+    return log2_p + acc - basis.log2_P;
 }
 
 double Context::log2_fresh_noise(double log2_msg_norm) const {
@@ -243,7 +293,7 @@ double Context::log2_random_msg_norm() const {
 }
 
 double Context::fresh_noise_budget() const {
-    return log2_q(num_chain_) - 1.0 - log2_fresh_noise(log2_random_msg_norm());
+    return log2_q(fresh_level()) - 1.0 - log2_fresh_noise(log2_random_msg_norm());
 }
 
 }  // namespace helib

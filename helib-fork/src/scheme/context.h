@@ -22,6 +22,23 @@ struct ContextParams {
     unsigned ciphertext_bits = 0;
     unsigned ks_digits = 3;
     bool allow_insecure = false;
+    // Room for Galois keys that a server derives from a few master keys (MasterKeys,
+    // master_keys.h): the chain gets extra primes above the working top level, which derived
+    // keys use as their special modulus and which form one more key-switching digit.
+    bool derivable_keys = false;
+};
+
+// The modulus a key switch extends to and divides by: the context's special primes for keys the
+// secret key generates, or the chain primes above the working top level for derived Galois keys
+// (master_keys.h). Key switches with it run at levels up to max_level.
+struct SwitchBasis {
+    std::vector<size_t> special;           // prime indices
+    size_t max_level = 0;
+    std::vector<u64> z_const;              // t^-1 (P/p_k)^-1 mod p_k
+    std::vector<std::vector<u64>> weight;  // [k][i]: t p_k^-1 mod q_i, i < max_level
+    std::vector<u64> P_inv_mod_q;          // P^-1 mod q_i, i < max_level
+    double log2_P = 0;
+    double log2_floor = 0;                 // the mod-down's rounding, as Context::log2_moddown_floor
 };
 
 // Constants for CRT reconstruction at one level (primes q_0..q_{l-1}).
@@ -71,9 +88,19 @@ public:
     u64 t_inv_mod(size_t i) const { return t_inv_mod_[i]; }
 
     // Mod-down by P (special primes).
-    u64 moddown_z_const(size_t k) const { return moddown_z_const_[k]; }        // t^-1 (P/p_k)^-1 mod p_k
-    u64 moddown_weight(size_t k, size_t i) const { return moddown_weight_[k][i]; }  // t p_k^-1 mod q_i
-    u64 p_inv_mod_q(size_t i) const { return P_inv_mod_q_[i]; }                // P^-1 mod q_i
+    u64 moddown_z_const(size_t k) const { return special_basis_.z_const[k]; }        // t^-1 (P/p_k)^-1 mod p_k
+    u64 moddown_weight(size_t k, size_t i) const { return special_basis_.weight[k][i]; }  // t p_k^-1 mod q_i
+    u64 p_inv_mod_q(size_t i) const { return special_basis_.P_inv_mod_q[i]; }        // P^-1 mod q_i
+
+    // Key-switching moduli: the special primes, and for derived keys (derivable contexts only,
+    // else throws InvalidArgument) the chain primes above derivation_level().
+    const SwitchBasis& switch_basis(bool derived) const;
+    // The working top level of a derivable context (0 otherwise): derived keys serve levels up
+    // to it, and the primes above it are their special modulus.
+    size_t derivation_level() const { return derivation_level_; }
+    // The level fresh encryptions (and public keys) are at: the derivation level of a derivable
+    // context, whose extra primes only key derivation uses, else the top.
+    size_t fresh_level() const { return derivation_level_ > 0 ? derivation_level_ : num_chain_; }
 
     const LevelCrt& crt(size_t level) const { return crt_[level - 1]; }
     // Canonical-embedding norms of plaintexts (degree N or a power-of-two divisor of it).
@@ -97,7 +124,11 @@ public:
     // plaintext multiplied in before the mod-down scales) and the mod-down's rounding (the floor).
     double log2_keyswitch_noise(size_t level) const;
     double log2_keyswitch_product_noise(size_t level) const;
-    double log2_moddown_floor() const { return log2_floor_P_; }
+    // The same for a key of error norm 2^log2_key_error (p times it enters the key) and modulus
+    // `basis`: a derived key's error grows with each key switch that made it.
+    double log2_keyswitch_noise(size_t level, const SwitchBasis& basis, double log2_key_error) const;
+    double log2_keyswitch_product_noise(size_t level, const SwitchBasis& basis, double log2_key_error) const;
+    double log2_moddown_floor() const { return special_basis_.log2_floor; }
     double log2_fresh_noise(double log2_msg_norm) const;
     // The same for secret-key encryption, whose noise has no u or s factor.
     double log2_fresh_noise_symmetric(double log2_msg_norm) const;
@@ -105,8 +136,9 @@ public:
     double fresh_noise_budget() const;
 
 private:
-    void choose_primes(unsigned ciphertext_bits);
+    void choose_primes(unsigned ciphertext_bits, bool derivable_keys);
     void precompute_constants();
+    SwitchBasis make_switch_basis(std::vector<size_t> special, size_t max_level) const;
 
     u64 m_;
     size_t n_;
@@ -124,14 +156,14 @@ private:
     unsigned requested_bits_;
 
     std::vector<u64> t_mod_, t_inv_mod_;
-    std::vector<u64> moddown_z_const_, P_inv_mod_q_;
-    std::vector<std::vector<u64>> moddown_weight_;
+    SwitchBasis special_basis_, derived_basis_;
+    size_t derivation_level_ = 0;
     std::vector<LevelCrt> crt_;
     CanonicalNorm canonical_;
     double log2_P_ = 0;
     double security_bits_ = 0;
 
-    double log2_s_ = 0, log2_e_ = 0, log2_floor_q_ = 0, log2_floor_P_ = 0;
+    double log2_s_ = 0, log2_e_ = 0, log2_floor_q_ = 0;
 };
 
 // Little-endian u64 limbs <-> NTL::ZZ.

@@ -40,7 +40,7 @@ Ctxt::Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level)
 
 Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     const Context& ctx = *pk.context();
-    const size_t L = ctx.num_chain(), n = ctx.n();
+    const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
     Prng prng(os_seed());
     RnsPoly u = small_to_ntt(ctx, sample_ternary(prng, n), chain);
@@ -76,7 +76,7 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
 
 void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num) {
     const Context& ctx = *sk.context();
-    const size_t L = ctx.num_chain(), n = ctx.n();
+    const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
     const Seed a_seed = os_seed();
     Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
@@ -199,7 +199,8 @@ Ctxt Ctxt::galois_image(uint64_t g, const GaloisKeys& keys, const Decomposition*
         key_switch(ctx, keys.key(g), c1_, level_, c.c0_, c.c1_, finish);
     else
         apply_switch_key(ctx, keys.key(g), *d, c.c0_, c.c1_, finish);
-    c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_));
+    const KeySwitchKey& key = keys.key(g);
+    c.log2_noise_ = log2_add(log2_noise_, ctx.log2_keyswitch_noise(level_, ctx.switch_basis(key.derived), key.log2_error));
     return c;
 }
 
@@ -212,8 +213,11 @@ std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements,
     const Context& ctx = *ctx_;
     // One rotation streams its key switch row by row instead (2-5% faster than decomposing
     // first, and no digits held), which makes this the out-of-place rotation.
+    if (keys.derived() && level_ > ctx.derivation_level())
+        throw LevelError("derived Galois keys serve levels up to " + std::to_string(ctx.derivation_level()) +
+                         ", and the ciphertext is at level " + std::to_string(level_) + " (switch it down first)");
     const bool one = elements.size() == 1;
-    const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_);
+    const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_, keys.derived());
     std::vector<Ctxt> out;
     out.reserve(elements.size());
     // Not `g == 1 ? *this : galois_image(..)`: that conditional's type is const Ctxt, so every
@@ -234,6 +238,9 @@ Ctxt Ctxt::rotated_inner_product(const std::vector<uint64_t>& elements, const st
         throw InvalidArgument("rotated inner product needs one plaintext per Galois element (" +
                               std::to_string(elements.size()) + " vs " + std::to_string(pts.size()) + ")");
     check_galois_keys(keys);
+    if (keys.derived())
+        throw InvalidArgument("the rotated inner product takes ordinary Galois keys, not derived ones "
+                              "(rotate with apply_galois_many and take the inner product instead)");
     const Context& ctx = *ctx_;
     const double switched_noise = log2_add(log2_noise_, ctx.log2_keyswitch_product_noise(level_));
     std::vector<RotatedTerm> terms(elements.size());
@@ -515,6 +522,9 @@ size_t Ctxt::natural_level() const {
 void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     check_compatible(other_in);
     check_key(pk);
+    if (!pk.has_relin_key())
+        throw MissingKey("this public key came without its relinearization key (saved as an encryption key), "
+                         "which multiplying two ciphertexts needs");
     const Context& ctx = *ctx_;
     const size_t target = std::max(natural_level(), other_in.natural_level());
     const size_t lvl = std::min({target, level_, other_in.level_});

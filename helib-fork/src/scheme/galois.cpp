@@ -62,11 +62,24 @@ GaloisKeys::GaloisKeys(const std::vector<const GaloisKeys*>& parts) {
     if (parts.empty()) throw InvalidArgument("merging Galois keys needs at least one key set");
     ctx_ = parts.front()->ctx_;
     id_ = parts.front()->id_;
+    derived_ = parts.front()->derived_;
     for (const GaloisKeys* part : parts) {
         if (part->ctx_ != ctx_) throw Mismatch("Galois key sets to merge belong to different contexts");
         if (part->id_ != id_) throw Mismatch("Galois key sets to merge belong to different secret keys");
+        if (part->derived_ != derived_)
+            throw Mismatch("derived and ordinary Galois keys cannot share a set (they serve different levels)");
         keys_.insert(part->keys_.begin(), part->keys_.end());
     }
+}
+
+GaloisKeys::GaloisKeys(std::shared_ptr<const Context> ctx, uint64_t id, uint64_t g, KeySwitchKey key)
+    : ctx_(std::move(ctx)), id_(id), derived_(true) {
+    check_galois_element(*ctx_, g);
+    if (g == 1) throw InvalidArgument("the identity needs no Galois key");
+    auto entry = std::make_shared<Entry>();
+    entry->perm = galois_permutation(ctx_->n(), g);
+    entry->key = std::move(key);
+    keys_.emplace(g, std::move(entry));
 }
 
 const KeySwitchKey& GaloisKeys::key(uint64_t g) const {

@@ -40,6 +40,8 @@ public:
     // The union of several key sets of one secret key (throws Mismatch otherwise), sharing
     // their keys without copies: key sets generated in parallel become one.
     explicit GaloisKeys(const std::vector<const GaloisKeys*>& parts);
+    // A set holding the one derived key `key` for g (MasterKeys::compose).
+    GaloisKeys(std::shared_ptr<const Context> ctx, uint64_t id, uint64_t g, KeySwitchKey key);
 
     const std::shared_ptr<const Context>& context() const { return ctx_; }
     uint64_t id() const { return id_; }
@@ -49,6 +51,9 @@ public:
     const std::vector<uint32_t>& permutation(uint64_t g) const;
     std::vector<uint64_t> elements() const;
     size_t size_bytes() const;
+    // Whether the keys are derived ones (MasterKeys): they then serve levels up to the
+    // context's derivation level. A set never mixes the two kinds.
+    bool derived() const { return derived_; }
 
     // Serialized (serialize.h): header, the secret key's id (u64), the number of keys (u32),
     // then per key in increasing order of g: g (u64) and its key-switching key.
@@ -56,7 +61,11 @@ public:
     static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx);
 
 private:
+    friend class MasterKeys;
     GaloisKeys() = default;
+    // The part of save() and load() after the header and id (master_keys.h shares it).
+    void save_entries(Writer& w) const;
+    void load_entries(Reader& r);
 
     struct Entry {
         KeySwitchKey key;
@@ -64,6 +73,7 @@ private:
     };
     std::shared_ptr<const Context> ctx_;
     uint64_t id_ = 0;
+    bool derived_ = false;
     // Shared and immutable, so merged key sets hold the same keys.
     std::map<uint64_t, std::shared_ptr<const Entry>> keys_;
 };

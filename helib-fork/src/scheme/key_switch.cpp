@@ -2,6 +2,7 @@
 
 #include "scheme/galois.h"
 #include "math/rns_kernels.h"
+#include "scheme/errors.h"
 
 namespace helib {
 namespace {
@@ -98,18 +99,28 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
 // z_k = [acc * p^-1 * (P/p_k)^-1]_{p_k}, centered, from acc's special rows (NTT form, used up),
 // row k of z at [k * n]; then x = sum_k z_k (P/p_k) = acc p^-1 mod P, which mod_down converts
 // straight to p x / P mod q_i (weights t p_k^-1, Context::moddown_weight).
-void special_residues(const Context& ctx, RnsPoly& special, Reals& z, std::vector<const double*>& z_rows) {
-    const size_t n = ctx.n(), K = ctx.num_special();
+void special_residues(const Context& ctx, const SwitchBasis& basis, RnsPoly& special, Reals& z,
+                      std::vector<const double*>& z_rows) {
+    const size_t n = ctx.n(), K = basis.special.size();
     z.resize(K * n);
     z_rows.resize(K);
     for (size_t k = 0; k < K; ++k) {
-        const size_t si = ctx.special_index(k);
+        const size_t si = basis.special[k];
         u64* row = special.row(k);
         ctx.ntt(si).inverse(row);
         z_rows[k] = z.data() + k * n;
-        row_mul_const_centered(z.data() + k * n, row, ctx.moddown_z_const(k), n, ctx.ntt(si).barrett(),
-                               ctx.simd());
+        row_mul_const_centered(z.data() + k * n, row, basis.z_const[k], n, ctx.ntt(si).barrett(), ctx.simd());
     }
+}
+
+// The switch basis of `key`, checked against the level a key switch runs at.
+const SwitchBasis& basis_for(const Context& ctx, const KeySwitchKey& key, size_t level) {
+    const SwitchBasis& basis = ctx.switch_basis(key.derived);
+    if (level > basis.max_level)
+        throw LevelError("a derived Galois key serves levels up to " + std::to_string(basis.max_level) +
+                         ", and the ciphertext is at level " + std::to_string(level) +
+                         " (switch it down first)");
+    return basis;
 }
 
 // Row i of the result, acc/P - p x/P (+ plus), as acc - x (+ plus): the keys' chain rows carry
@@ -125,16 +136,16 @@ void finish_row(const Context& ctx, size_t i, const u64* acc, u64* x, const RnsP
 
 }  // namespace
 
-void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, RnsPoly& out0, RnsPoly& out1,
-              Epilogue finish) {
-    const size_t n = ctx.n(), K = ctx.num_special();
+void mod_down(const Context& ctx, const SwitchBasis& basis, size_t level, const AccumulatorRows& rows,
+              RnsPoly& out0, RnsPoly& out1, Epilogue finish) {
+    const size_t n = ctx.n(), K = basis.special.size();
     // The special rows first: the corrections of every chain row start from them.
     RnsPoly special0 = RnsPoly::uninit(K, n), special1 = RnsPoly::uninit(K, n);
     for (size_t k = 0; k < K; ++k) rows(level + k, special0.row(k), special1.row(k));
     Reals z0, z1;
     std::vector<const double*> z0_rows, z1_rows;
-    special_residues(ctx, special0, z0, z0_rows);
-    special_residues(ctx, special1, z1, z1_rows);
+    special_residues(ctx, basis, special0, z0, z0_rows);
+    special_residues(ctx, basis, special1, z1, z1_rows);
     out0 = RnsPoly::uninit(level, n);
     out1 = RnsPoly::uninit(level, n);
     // The corrections p x / P mod q_i for a group of chain rows at a time; then each chain row of the
@@ -149,7 +160,7 @@ void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, Rns
         std::vector<size_t> primes(count);
         std::vector<u64*> outs0(count), outs1(count);
         for (size_t g = 0; g < count; ++g) {
-            for (size_t k = 0; k < K; ++k) w_rows[g][k] = ctx.moddown_weight(k, i0 + g);
+            for (size_t k = 0; k < K; ++k) w_rows[g][k] = basis.weight[k][i0 + g];
             w[g] = w_rows[g].data();
             primes[g] = i0 + g;
             outs0[g] = x0[g].data();
@@ -171,7 +182,8 @@ void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, Rns
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
                 RnsPoly& out0, RnsPoly& out1, Epilogue finish) {
     const size_t n = ctx.n();
-    const Basis ext = extended_basis(ctx, level);
+    const SwitchBasis& basis = basis_for(ctx, key, level);
+    const Basis ext = extended_basis(level, basis.special);
     Words scratch(n);
     std::vector<DigitLift> lifts;
     std::vector<size_t> digit_of;
@@ -202,15 +214,16 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
         }
         key_product_row(ctx, key, digit_of, pi, x, kb, ka, o0, o1);
     };
-    mod_down(ctx, level, product_row, out0, out1, finish);
+    mod_down(ctx, basis, level, product_row, out0, out1, finish);
 }
 
-Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
+Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level, bool derived) {
     const size_t n = ctx.n();
-    const Basis ext = extended_basis(ctx, level);
+    const Basis ext = extended_basis(level, ctx.switch_basis(derived).special);
     Words scratch(n);
     Decomposition d;
     d.level = level;
+    d.derived = derived;
     for (size_t j = 0; j < ctx.num_digits(); ++j) {
         const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
         if (b >= e) continue;
@@ -240,13 +253,16 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level) {
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
                       RnsPoly& out1, Epilogue finish) {
     const size_t level = d.level, terms = d.digits.size();
-    const Basis ext = extended_basis(ctx, level);
+    if (key.derived != d.derived)
+        throw InvalidArgument("a decomposition for one kind of key-switching key used with the other");
+    const SwitchBasis& basis = basis_for(ctx, key, level);
+    const Basis ext = extended_basis(level, basis.special);
     std::vector<const u64*> x(terms), kb(terms), ka(terms);
     auto product_row = [&](size_t r, u64* o0, u64* o1) {
         for (size_t i = 0; i < terms; ++i) x[i] = d.digits[i].row(r);
         key_product_row(ctx, key, d.digit_of, ext[r], x, kb, ka, o0, o1);
     };
-    mod_down(ctx, level, product_row, out0, out1, finish);
+    mod_down(ctx, basis, level, product_row, out0, out1, finish);
 }
 
 }  // namespace helib

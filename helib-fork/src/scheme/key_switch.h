@@ -22,7 +22,8 @@ struct Epilogue {
     const std::vector<uint32_t>* perm = nullptr;
 };
 
-// c in NTT form over the chain basis of `level` rows. Produces (out0, out1) over the same basis
+// c in NTT form over the chain basis of `level` rows (at most the key's switch basis's max_level,
+// else LevelError). Produces (out0, out1) over the same basis
 // with out0 + out1 * s = c * s' + p * (small) (then the epilogue), where the key switches s' -> s.
 void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level,
                 RnsPoly& out0, RnsPoly& out1, Epilogue finish = {});
@@ -31,10 +32,11 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
 // extended basis in NTT form: the expensive half of key switching, shared by hoisted rotations.
 struct Decomposition {
     size_t level = 0;
+    bool derived = false;  // for derived keys (their switch basis), or the context's own
     std::vector<size_t> digit_of;  // context digit index of each entry of `digits`
     std::vector<RnsPoly> digits;
 };
-Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level);
+Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level, bool derived = false);
 
 // Inner product of a decomposition with a key, then mod-down (and the epilogue).
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
@@ -44,12 +46,12 @@ void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decompo
 // both key-switching accumulators, in NTT form, into o0, o1.
 using AccumulatorRows = std::function<void(size_t r, u64* o0, u64* o1)>;
 
-// The mod-down of both accumulators of a key switch: (acc - p * [acc * p^-1]_P) / P (+ plus,
+// The mod-down of both accumulators of a key switch, P the special primes of `basis`: (acc - p * [acc * p^-1]_P) / P (+ plus,
 // when not null), with every row permuted by perm when it is not null, into out0, out1 over the
 // chain basis of `level` rows in NTT form. The accumulators come a row at a time from `rows`:
 // the special rows first, then each chain row just before it is finished, so they are never
 // written out whole and read back.
-void mod_down(const Context& ctx, size_t level, const AccumulatorRows& rows, RnsPoly& out0, RnsPoly& out1,
-              Epilogue finish = {});
+void mod_down(const Context& ctx, const SwitchBasis& basis, size_t level, const AccumulatorRows& rows,
+              RnsPoly& out0, RnsPoly& out1, Epilogue finish = {});
 
 }  // namespace helib

@@ -26,14 +26,26 @@ size_t KeySwitchKey::size_bytes() const {
     return total;
 }
 
-RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j) {
+Basis key_rows(const Context& ctx, bool derived) {
+    const SwitchBasis& basis = ctx.switch_basis(derived);
+    return extended_basis(basis.max_level, basis.special);
+}
+
+size_t key_digits(const Context& ctx, bool derived) {
+    const size_t top = ctx.switch_basis(derived).max_level;
+    size_t count = 0;
+    while (count < ctx.num_digits() && ctx.digit_begin(count) < top) ++count;
+    return count;
+}
+
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived) {
     Prng expand(seed, j, kPublicRounds);
-    return sample_uniform(ctx, expand, extended_basis(ctx, ctx.num_chain()));
+    return sample_uniform(ctx, expand, key_rows(ctx, derived));
 }
 
 RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
     Prng expand(seed, 0, kPublicRounds);
-    return sample_uniform(ctx, expand, chain_basis(ctx, ctx.num_chain()));
+    return sample_uniform(ctx, expand, chain_basis(ctx, ctx.fresh_level()));
 }
 
 SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
@@ -75,17 +87,25 @@ SecKey::~SecKey() {
     secure_wipe(seed_.data(), seed_.size());
 }
 
-KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const {
+KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label,
+                                     bool derived) const {
     const Context& ctx = *ctx_;
     const size_t n = ctx.n();
-    const Basis full = extended_basis(ctx, ctx.num_chain());
+    const SwitchBasis& basis = ctx.switch_basis(derived);
+    // Rows below `top` carry P^-1 and the digits' gains; the rest are P's.
+    const size_t top = basis.max_level;
+    const Basis full = key_rows(ctx, derived);
     const RnsPoly& s = under ? *under : s_ntt_;
     KeySwitchKey key;
-    key.seed = key_seed(label, 0);
-    Prng noise(key_seed(label, 1));
+    key.derived = derived;
+    key.log2_error = ctx.log2_error_norm();
+    // A derived-form key draws its randomness apart from the ordinary key of the same label.
+    const uint64_t stream = derived ? label | kDerivedLabelBit : label;
+    key.seed = key_seed(stream, 0);
+    Prng noise(key_seed(stream, 1));
     // Row by row, so each row's a, e and b are combined while still in cache; a is drawn as
     // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
-    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+    for (size_t j = 0; j < key_digits(ctx, derived); ++j) {
         Prng expand(key.seed, j, kPublicRounds);
         std::vector<int32_t> e = sample_error(noise, n);
         const SmallRows te(ctx, e, SmallScale::plaintext_modulus);
@@ -93,9 +113,9 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
         for (size_t r = 0; r < full.size(); ++r) {
             const size_t pi = full[r];
             const u64 q = ctx.prime(pi);
-            const bool chain = pi < ctx.num_chain();
+            const bool chain = pi < top;
             expand.uniform_row(a.row(r), n, q);
-            te.ntt_row(pi, b.row(r), chain ? ctx.p_inv_mod_q(pi) : 1);
+            te.ntt_row(pi, b.row(r), chain ? basis.P_inv_mod_q[pi] : 1);
             // b = t e + gain target - a s, as t e - (q - gain) target - a s in one pass; the gain
             // is 0 outside the digit's own primes and P P^-1 = 1 on them (chain rows times P^-1).
             const bool in_digit = chain && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
@@ -112,7 +132,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
 
 PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     const Context& ctx = *ctx_;
-    const size_t L = ctx.num_chain();
+    const size_t L = ctx.fresh_level();
     const Basis chain = chain_basis(ctx, L);
     a_seed_ = sk.key_seed(SecKey::kPublicLabel, 0);
     Prng prng(sk.key_seed(SecKey::kPublicLabel, 1));
@@ -121,8 +141,8 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     for (size_t r = 0; r < L; ++r)
         row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),
                          ctx.simd());
-    // Relinearization: switch from s^2 to s.
-    const Basis full = extended_basis(ctx, L);
+    // Relinearization: switch from s^2 to s (over every prime: products run up to the top).
+    const Basis full = extended_basis(ctx, ctx.num_chain());
     RnsPoly s2 = sk.s_ntt();
     mul_inplace(ctx, full, s2, sk.s_ntt());
     relin_ = sk.make_switch_key(s2, nullptr, SecKey::kRelinLabel);

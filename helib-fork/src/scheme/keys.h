@@ -20,20 +20,34 @@ class Writer;
 // primes are stored times P^-1 mod q_i (the stored a_j row is the uniform one expanded from the
 // seed, so a_j itself is P times it there): the key-switching sum then comes out already divided
 // by P on the chain rows, and the mod-down multiplies nothing there (key_switch.h).
+//
+// A derived key (master_keys.h) has the same form over the chain primes alone: the primes above
+// the context's derivation level play P's part, and the rows below it carry that P^-1.
 struct KeySwitchKey {
     Seed seed{};
     std::vector<RnsPoly> b, a;
+    // Whether P is the chain primes above the derivation level (Context::switch_basis).
+    bool derived = false;
+    // log2 of a bound on the canonical norm of the key's error e (the key holds p e): a fresh
+    // key's is Context::log2_error_norm(), a derived key's grows with its key switches.
+    double log2_error = 0;
     size_t size_bytes() const;
 
     // Serialized (serialize.h): the seed (32 bytes), the digit count (u32), then each digit's b
-    // rows over the full basis. load() expands a again from the seed.
+    // rows over the key's rows (key_rows). load() expands a again from the seed.
     void save(Writer& w) const;
-    static KeySwitchKey load(Reader& r, const Context& ctx);
+    static KeySwitchKey load(Reader& r, const Context& ctx, bool derived = false);
 };
 
-// a_j of a key-switching key: row r of the full basis uniform mod its prime, drawn in row order
+// The primes a key's rows are over, in row order: the chain, then the special primes (a derived
+// key: the chain alone). Row r is always prime index r.
+Basis key_rows(const Context& ctx, bool derived);
+// The digits a key has: those that start below its basis's top level.
+size_t key_digits(const Context& ctx, bool derived);
+
+// a_j of a key-switching key: row r of its rows uniform mod its prime, drawn in row order
 // from the ChaCha12 stream j of the key's seed.
-RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j);
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived = false);
 // The a of a public key or of a secret-key encryption (Ctxt::encrypt_symmetric): the chain
 // rows, drawn in row order from the ChaCha12 stream 0 of its seed.
 RnsPoly expand_public_a(const Context& ctx, const Seed& seed);
@@ -65,7 +79,10 @@ public:
     // those of this secret (its Galois element; kRelinLabel for relinearization), which
     // matters only for a seeded secret: each key's randomness is derived from the seed and
     // the label, whatever order the keys are generated in.
-    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label) const;
+    // `derived`: in the form of a derived key (KeySwitchKey), as the identity key master key
+    // sets start from (master_keys.h).
+    KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label,
+                                 bool derived = false) const;
 
     // A fresh 32-byte seed for the randomness of key `label`'s part `part`: from the OS, or
     // derived from the secret's seed when it has one.
@@ -74,6 +91,8 @@ public:
     // Labels of the keys that are not Galois keys (Galois elements are odd and at least 3).
     static constexpr uint64_t kRelinLabel = 0;
     static constexpr uint64_t kPublicLabel = 2;
+    // Set in the label of a derived-form key (Galois elements stay below 2^40).
+    static constexpr uint64_t kDerivedLabelBit = uint64_t(1) << 46;
 
     // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff).
     // Sensitive: the secret key itself.
@@ -104,9 +123,14 @@ public:
     const KeySwitchKey& relin_key() const { return relin_; }
     size_t size_bytes() const;
 
+    // Whether it holds its relinearization key (one read from bytes saved without it does not:
+    // multiplying ciphertexts under it then fails with MissingKey).
+    bool has_relin_key() const { return !relin_.b.empty(); }
+
     // Serialized (serialize.h): header, id (u64), the seed of a (32 bytes), b's rows over the
-    // chain, then the relinearization key.
-    void save(Writer& w) const;
+    // chain of fresh encryptions (Context::fresh_level), then the relinearization key, or
+    // without it (kind encryption_key) when with_relin is false.
+    void save(Writer& w, bool with_relin = true) const;
     static PubKey load(Reader& r, std::shared_ptr<const Context> ctx);
 
 private:

@@ -106,7 +106,7 @@ void rotated_sum(const Context& ctx, const Decomposition& d, const RnsPoly& c0, 
             row_store_reduced_avx2(o1, acc1, n, q);
         }
     };
-    mod_down(ctx, level, sum_row, out0, out1);
+    mod_down(ctx, ctx.switch_basis(false), level, sum_row, out0, out1);
 }
 
 }  // namespace helib

@@ -10,6 +10,7 @@
 #include "scheme/errors.h"
 #include "scheme/galois.h"
 #include "scheme/keys.h"
+#include "scheme/master_keys.h"
 #include "scheme/wipe.h"
 
 namespace helib {
@@ -18,6 +19,7 @@ namespace {
 constexpr uint8_t kMagic[4] = {'B', 'P', 'H', 'E'};
 // p has at most 2048 bits (Context).
 constexpr uint32_t kMaxPLimbs = 32;
+constexpr uint32_t kOptionDerivableKeys = 1;
 
 const char* kind_name(ObjectKind kind) {
     switch (kind) {
@@ -27,6 +29,8 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::galois_keys: return "Galois keys";
         case ObjectKind::ciphertext: return "a ciphertext";
         case ObjectKind::seeded_ciphertext: return "a seeded ciphertext";
+        case ObjectKind::master_keys: return "master Galois keys";
+        case ObjectKind::encryption_key: return "a public key without relinearization key";
     }
     return "an unknown object";
 }
@@ -62,7 +66,7 @@ HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternati
                 std::to_string(kFormatVersion) + ")");
     const uint16_t got = r.u16("object kind");
     if (got != static_cast<uint16_t>(kind) && got != static_cast<uint16_t>(alternative)) {
-        const bool known = got >= 1 && got <= static_cast<uint16_t>(ObjectKind::seeded_ciphertext);
+        const bool known = got >= 1 && got <= static_cast<uint16_t>(ObjectKind::encryption_key);
         corrupt(std::string("expected ") + kind_name(kind) + ", found " +
                 (known ? kind_name(static_cast<ObjectKind>(got)) : "an unknown kind " + std::to_string(got)));
     }
@@ -157,6 +161,9 @@ void save_context(Writer& w, const Context& ctx) {
     w.u32(static_cast<uint32_t>(ctx.requested_digits()));
     w.u32(static_cast<uint32_t>(ctx.p_limbs()));
     w.words(ctx.p_limb_vec().data(), ctx.p_limbs());
+    // Options, written only when set (the bytes of a context without them stay as they were):
+    // bit 0, derivable keys.
+    if (ctx.derivation_level() > 0) w.u32(kOptionDerivableKeys);
 }
 
 std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
@@ -170,6 +177,11 @@ std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
     if (limbs == 0 || limbs > kMaxPLimbs) corrupt("p has " + std::to_string(limbs) + " limbs (1..32 allowed)");
     std::vector<u64> p(limbs);
     r.bytes(p.data(), limbs * sizeof(u64), "p");
+    if (r.remaining() > 0) {
+        const uint32_t options = r.u32("context options");
+        if (options != kOptionDerivableKeys) corrupt("context options " + std::to_string(options));
+        params.derivable_keys = true;
+    }
     r.expect_end();
     params.p = zz_from_limbs(p.data(), limbs);
     auto ctx = std::make_shared<const Context>(params);
@@ -187,20 +199,23 @@ void KeySwitchKey::save(Writer& w) const {
     for (const RnsPoly& poly : b) w.words(poly.data.data(), poly.data.size());
 }
 
-KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx) {
+KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx, bool derived) {
     KeySwitchKey key;
+    key.derived = derived;
+    key.log2_error = ctx.log2_error_norm();
     r.bytes(key.seed.data(), key.seed.size(), "key seed");
     const uint32_t digits = r.u32("digit count");
-    if (digits != ctx.num_digits())
-        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context has " +
-                std::to_string(ctx.num_digits()) + ")");
-    const Basis full = extended_basis(ctx, ctx.num_chain());
+    const size_t expected = key_digits(ctx, derived);
+    if (digits != expected)
+        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context's keys have " +
+                std::to_string(expected) + ")");
+    const Basis full = key_rows(ctx, derived);
     r.require(digits * full.size() * ctx.n() * sizeof(u64), "key-switching key");
     for (uint32_t j = 0; j < digits; ++j) {
         RnsPoly b = RnsPoly::uninit(full.size(), ctx.n());
         read_rows(r, ctx, full, b, "key-switching key");
         key.b.push_back(std::move(b));
-        key.a.push_back(expand_switch_key_a(ctx, key.seed, j));
+        key.a.push_back(expand_switch_key_a(ctx, key.seed, j, derived));
     }
     return key;
 }
@@ -233,32 +248,43 @@ SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     }
 }
 
-void PubKey::save(Writer& w) const {
-    write_header(w, ObjectKind::public_key, *ctx_);
+void PubKey::save(Writer& w, bool with_relin) const {
+    if (with_relin && !has_relin_key())
+        throw MissingKey("this public key came without its relinearization key, so it cannot be saved with one");
+    write_header(w, with_relin ? ObjectKind::public_key : ObjectKind::encryption_key, *ctx_);
     w.u64(id_);
     w.bytes(a_seed_.data(), a_seed_.size());
     w.words(b_.data.data(), b_.data.size());
-    relin_.save(w);
+    if (with_relin) relin_.save(w);
 }
 
 PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     const Context& c = *ctx;
     PubKey pk;
-    pk.id_ = read_key_header(r, ObjectKind::public_key, c);
+    const bool with_relin =
+        read_header_either(r, ObjectKind::public_key, ObjectKind::encryption_key, c) == ObjectKind::public_key;
+    pk.id_ = r.u64("key id");
+    if (pk.id_ == 0) corrupt("key id 0");
     r.bytes(pk.a_seed_.data(), pk.a_seed_.size(), "public key seed");
-    const Basis chain = chain_basis(c, c.num_chain());
+    const Basis chain = chain_basis(c, c.fresh_level());
     r.require(chain.size() * c.n() * sizeof(u64), "public key");
     pk.b_ = RnsPoly::uninit(chain.size(), c.n());
     read_rows(r, c, chain, pk.b_, "public key");
-    pk.relin_ = KeySwitchKey::load(r, c);
+    if (with_relin) pk.relin_ = KeySwitchKey::load(r, c);
     pk.a_ = expand_public_a(c, pk.a_seed_);
     pk.ctx_ = std::move(ctx);
     return pk;
 }
 
 void GaloisKeys::save(Writer& w) const {
+    if (derived_)
+        throw InvalidArgument("derived Galois keys are not serialized: ship the master keys and derive them again");
     write_header(w, ObjectKind::galois_keys, *ctx_);
     w.u64(id_);
+    save_entries(w);
+}
+
+void GaloisKeys::save_entries(Writer& w) const {
     w.u32(static_cast<uint32_t>(keys_.size()));
     for (const auto& [g, entry] : keys_) {  // std::map: increasing g
         w.u64(g);
@@ -267,9 +293,15 @@ void GaloisKeys::save(Writer& w) const {
 }
 
 GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
-    const Context& c = *ctx;
     GaloisKeys keys;
-    keys.id_ = read_key_header(r, ObjectKind::galois_keys, c);
+    keys.id_ = read_key_header(r, ObjectKind::galois_keys, *ctx);
+    keys.ctx_ = std::move(ctx);
+    keys.load_entries(r);
+    return keys;
+}
+
+void GaloisKeys::load_entries(Reader& r) {
+    const Context& c = *ctx_;
     const uint32_t count = r.u32("key count");
     // Each key holds at least its element and one row per prime and digit.
     const size_t min_key = 8 + c.num_digits() * c.num_primes() * c.n() * sizeof(u64);
@@ -285,10 +317,26 @@ GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
         auto entry = std::make_shared<Entry>();
         entry->key = KeySwitchKey::load(r, c);
         entry->perm = galois_permutation(c.n(), g);
-        keys.keys_.emplace(g, std::move(entry));
+        keys_.emplace(g, std::move(entry));
     }
-    keys.ctx_ = std::move(ctx);
-    return keys;
+}
+
+void MasterKeys::save(Writer& w) const {
+    write_header(w, ObjectKind::master_keys, *context());
+    w.u64(id());
+    masters_.save_entries(w);
+    identity_.save(w);
+}
+
+MasterKeys MasterKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
+    if (ctx->derivation_level() == 0)
+        throw Mismatch("master keys belong to a derivable context, and this one is not");
+    GaloisKeys masters;
+    masters.id_ = read_key_header(r, ObjectKind::master_keys, *ctx);
+    masters.ctx_ = ctx;
+    masters.load_entries(r);
+    KeySwitchKey identity = KeySwitchKey::load(r, *ctx, /*derived=*/true);
+    return MasterKeys(std::move(masters), std::move(identity));
 }
 
 // ---- ciphertexts
@@ -314,7 +362,7 @@ void Ctxt::save(Writer& w) const {
 
 size_t Ctxt::seeded_size(const Context& ctx) {
     // Header, key id, level, noise bound, factor, c0 at the top level, seed.
-    return 16 + 8 + 4 + 8 + 8 * ctx.p_limbs() + 8 * ctx.num_chain() * ctx.n() + sizeof(Seed);
+    return 16 + 8 + 4 + 8 + 8 * ctx.p_limbs() + 8 * ctx.fresh_level() * ctx.n() + sizeof(Seed);
 }
 
 Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
@@ -327,7 +375,7 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     if (level < 1 || level > c.num_chain())
         corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
                 ")");
-    if (seeded && level != c.num_chain()) corrupt("a seeded ciphertext below the top level");
+    if (seeded && level != c.fresh_level()) corrupt("a seeded ciphertext at another level than fresh encryptions take");
     double noise = r.f64("noise bound");
     if (!(noise >= 0)) corrupt("a noise bound out of range");  // NaN too
     // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.

@@ -47,6 +47,11 @@ enum class ObjectKind : uint16_t {
     ciphertext = 5,
     // A fresh secret-key encryption: c1 is uniform, so its seed stands in for its rows.
     seeded_ciphertext = 6,
+    // Master Galois keys and the identity key in derived form (master_keys.h).
+    master_keys = 7,
+    // A public key without its relinearization key: for encryption, and for a server that
+    // multiplies no two ciphertexts.
+    encryption_key = 8,
 };
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)

@@ -65,6 +65,8 @@ pub struct GaloisKeys {
     /// The Galois elements that have a key: sorted, without duplicates, never 1.
     elements: Vec<u64>,
     size_bytes: u64,
+    /// Derived from master keys ([`MasterKeys`](crate::MasterKeys)).
+    derived: bool,
 }
 
 // SAFETY: the engine's Galois keys are immutable after generation; this wrapper has no
@@ -179,13 +181,22 @@ impl GaloisKeys {
 
     /// The union of `parts`, all generated from `sk`, whose elements are `elements`.
     fn merged(sk: &SecKey, parts: &[GaloisKeys], elements: Vec<u64>) -> Result<GaloisKeys> {
+        Self::merged_in(sk.context(), parts, elements)
+    }
+
+    /// The union of `parts`, all of `ctx` and one secret key, whose elements are `elements`.
+    pub(crate) fn merged_in(
+        ctx: &Context,
+        parts: &[GaloisKeys],
+        elements: Vec<u64>,
+    ) -> Result<GaloisKeys> {
         let handles: Vec<*const sys::helib_galois_keys> =
             parts.iter().map(|p| p.raw.as_ptr().cast_const()).collect();
         let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
         // SAFETY: every handle is live (owned by `parts`, which outlives the call) and only
         // read; `handles` holds `handles.len()` pointers; `raw` is a valid out-pointer.
         check(unsafe { sys::helib_galois_keys_merge(&mut raw, handles.as_ptr(), handles.len()) })?;
-        Self::from_raw(raw, sk.context(), Some(elements))
+        Self::from_raw(raw, ctx, Some(elements))
     }
 
     /// Takes ownership of a handle the engine just returned for `ctx`, whose elements are
@@ -203,12 +214,17 @@ impl GaloisKeys {
             secret_id: 0,
             elements: elements.unwrap_or_default(),
             size_bytes: 0,
+            derived: false,
         };
         // SAFETY (these three calls): the handle is live and only read; the out-pointers are
         // valid, and `keys.elements` is written only after being sized to the engine's count.
         // On error `keys` is dropped, which frees the handle.
         check(unsafe { sys::helib_galois_keys_id(raw.as_ptr(), &mut keys.secret_id) })?;
         check(unsafe { sys::helib_galois_keys_size_bytes(raw.as_ptr(), &mut keys.size_bytes) })?;
+        let mut derived = 0i32;
+        // SAFETY: as above.
+        check(unsafe { sys::helib_galois_keys_derived(raw.as_ptr(), &mut derived) })?;
+        keys.derived = derived != 0;
         if keys.elements.is_empty() {
             let mut needed = 0usize;
             check(unsafe {
@@ -281,6 +297,25 @@ impl GaloisKeys {
     /// ```
     pub fn size_bytes(&self) -> u64 {
         self.size_bytes
+    }
+
+    /// Whether these keys were derived from master keys
+    /// ([`MasterKeys::derive`](crate::MasterKeys::derive)): they then serve ciphertexts up to
+    /// [`max_level`](Self::max_level) and are not serialized (ship the master keys instead).
+    pub fn is_derived(&self) -> bool {
+        self.derived
+    }
+
+    /// The highest level these keys rotate at: the context's
+    /// [`derivation_level`](Context::derivation_level) for derived keys, `None` (every level)
+    /// for keys generated from the secret key. A computation switches its ciphertexts down to
+    /// it first.
+    pub fn max_level(&self) -> Option<u32> {
+        if self.derived {
+            self.ctx.derivation_level()
+        } else {
+            None
+        }
     }
 
     /// Whether [`Ctxt::rotate_rows`](crate::Ctxt::rotate_rows) by `k` has its key: `k` is reduced modulo `N/2`, and a

@@ -13,10 +13,12 @@ use crate::error::{check, Error, Result};
 pub(crate) mod galois_elements;
 mod galois_keys;
 mod galois_steps;
+mod master_keys;
 mod secret_file;
 
 pub use galois_keys::GaloisKeys;
 pub use galois_steps::GaloisSteps;
+pub use master_keys::{MasterKeys, MASTER_STEP_BASE};
 pub use secret_file::write_private_file;
 
 /// Identifies a secret key so that ciphertexts under different keys are refused before the

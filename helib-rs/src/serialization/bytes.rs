@@ -23,7 +23,7 @@ use crate::context::Context;
 use crate::ctxt::Ctxt;
 use crate::encoding::field::encode_poly;
 use crate::error::{check, Error, Result};
-use crate::keys::GaloisKeys;
+use crate::keys::{GaloisKeys, MasterKeys};
 use crate::keys::{PubKey, SecKey};
 
 /// The byte count an engine serializer announces, without writing anything.
@@ -186,7 +186,53 @@ impl PubKey {
         })
     }
 
-    /// Reads a public key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
+    /// The public key without its relinearization key: enough to encrypt, and for a server
+    /// that multiplies no two ciphertexts (FFTs and other linear maps), at a fraction of
+    /// [`to_bytes`](Self::to_bytes)'s size. [`from_bytes`](Self::from_bytes) reads it;
+    /// multiplying ciphertexts under the key read back fails with
+    /// [`Error::MissingKey`](crate::Error::MissingKey).
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::{Context, Error, PubKey, SecKey};
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    /// #     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let bytes = pk.to_bytes_without_relinearization()?;
+    /// assert!(bytes.len() < pk.to_bytes()?.len() / 2);
+    /// let server = PubKey::from_bytes(&ctx, &bytes)?;
+    /// let mut x = server.encrypt_const(Fr::from(3u64))?;
+    /// x.add_assign(&server.encrypt_const(Fr::from(4u64))?)?; // linear work is fine
+    /// assert!(matches!(x.checked_mul(&x), Err(Error::MissingKey(_))));
+    /// assert_eq!(sk.decrypt_const::<Fr>(&x)?, Fr::from(7u64));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn to_bytes_without_relinearization(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: as in to_bytes.
+            unsafe {
+                sys::helib_pubkey_serialize_encryption_key(self.inner.as_ptr(), out, len, needed)
+            }
+        })
+    }
+
+    /// The length of [`to_bytes_without_relinearization`](Self::to_bytes_without_relinearization)'s
+    /// result, without building it.
+    pub fn serialized_len_without_relinearization(&self) -> Result<u64> {
+        announced_len(|out, len, needed| {
+            // SAFETY: as in to_bytes, with a null buffer: a size query only.
+            unsafe {
+                sys::helib_pubkey_serialize_encryption_key(self.inner.as_ptr(), out, len, needed)
+            }
+        })
+    }
+
+    /// Reads a public key written by [`to_bytes`](Self::to_bytes) (or
+    /// [`to_bytes_without_relinearization`](Self::to_bytes_without_relinearization)) for
+    /// `ctx`'s parameters.
     pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<PubKey> {
         let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
         // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
@@ -228,6 +274,38 @@ impl GaloisKeys {
             sys::helib_galois_keys_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
         })?;
         GaloisKeys::from_raw(raw, ctx, None)
+    }
+}
+
+impl MasterKeys {
+    /// The master keys as bytes (each key's uniform part as a seed): what the owner ships
+    /// instead of every Galois key.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: the handle is live; `out` is null or writable for `len` bytes; `needed`
+            // is a valid out-pointer.
+            unsafe { sys::helib_master_keys_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// The length of [`to_bytes`](Self::to_bytes)'s result, without building it.
+    pub fn serialized_len(&self) -> Result<u64> {
+        announced_len(|out, len, needed| {
+            // SAFETY: as in to_bytes, with a null buffer: a size query only.
+            unsafe { sys::helib_master_keys_serialize(self.as_ptr(), out, len, needed) }
+        })
+    }
+
+    /// Reads master keys written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters
+    /// (validated as every object is: counts, residues, elements, no trailing bytes).
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<MasterKeys> {
+        let mut raw: *mut sys::helib_master_keys = ptr::null_mut();
+        // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_master_keys_deserialize(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        MasterKeys::from_raw(raw, ctx)
     }
 }
 
