@@ -311,29 +311,32 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "key generation (secret, public, relinearization): {:>10.3} s",
         secs(keygen)
     ));
-    say(format!(
-        "{} ({key_count} keys, {:.0} MiB on the wire):   {:>10.3} s",
-        if args.master_keys {
-            "master keys"
-        } else {
-            "Galois keys"
-        },
-        galois_key_bytes as f64 / (1 << 20) as f64,
-        secs(galois_keygen)
-    ));
+    let line = |label: String, seconds: f64| say(format!("{label:<48}{seconds:>10.3} s"));
+    line(
+        format!(
+            "{} ({key_count}, {:.0} MiB on the wire):",
+            if args.master_keys {
+                "master keys"
+            } else {
+                "Galois keys"
+            },
+            galois_key_bytes as f64 / (1 << 20) as f64
+        ),
+        secs(galois_keygen),
+    );
     if let Some(derive) = derive {
-        say(format!(
-            "server: derive {} Galois keys from them:        {:>10.3} s",
-            gk.elements().len(),
-            secs(derive)
-        ));
+        line(
+            format!("server: derive {} Galois keys:", gk.elements().len()),
+            secs(derive),
+        );
     }
-    say(format!(
-        "server: keys ready (read{}):          {:>10.3} s, {:.0} MiB in memory",
-        if args.master_keys { " and derive" } else { "" },
+    line(
+        format!(
+            "server: keys ready ({:.0} MiB in memory):",
+            gk.size_bytes() as f64 / (1 << 20) as f64
+        ),
         secs(keys_ready),
-        gk.size_bytes() as f64 / (1 << 20) as f64
-    ));
+    );
     say(format!(
         "encode diagonals (once per size):               {:>10.3} s",
         secs(encode)

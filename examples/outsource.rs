@@ -119,7 +119,7 @@ fn owner(dir: &Path, size: usize, small: bool, all_galois_keys: bool) -> Result<
     }
     let up: usize = report.files.iter().map(|(_, b)| b).sum();
     println!(
-        "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s          ({} keys {:.2} s); {:.2} MiB up",
+        "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s ({} keys {:.2} s); {:.2} MiB up",
         route_name(report.request.route),
         report.ring_degree,
         report.security,
