@@ -3,14 +3,17 @@
 //!
 //! ```text
 //! cargo run --release --example outsource                  # all three steps, in a temp dir
-//! cargo run --release --example outsource -- owner  DIR [--size N] [--small] [--all-galois-keys]
+//! cargo run --release --example outsource -- owner  DIR [--size N] [--small] [--all-galois-keys | --master-keys]
 //! cargo run --release --example outsource -- server DIR [--small]
 //! cargo run --release --example outsource -- verify DIR
 //! ```
 //!
+//! `--json` (any step) adds one JSON object per step: bytes up and down, key bytes, the
+//! owner's and the server's times (key derivation and `keys_ready_s` among them).
+//!
 //! `owner` writes `DIR/public/` (context, public key without relinearization key, master keys
-//! the server derives its Galois keys from, or with `--all-galois-keys` every Galois key, the
-//! encrypted input and the request; the input encrypted with the secret key, which halves its bytes) for the server,
+//! the server derives its Galois keys from where the ring has room for them, else every Galois
+//! key, the encrypted input and the request; the input encrypted with the secret key, which halves its bytes) for the server,
 //! and keeps `DIR/owner/` (secret key and plain input, both readable by the owner only, and its
 //! own copies of the context, public key and request) to itself. `server` reads only
 //! `DIR/public/` and writes the encrypted result there; `--small` lets it accept the owner's
@@ -35,6 +38,9 @@ struct Cli {
     /// One step (default: all three, in a temporary directory).
     #[command(subcommand)]
     step: Option<Step>,
+    /// Each step also prints one JSON object, as the last line of its output.
+    #[arg(long, global = true)]
+    json: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -49,10 +55,14 @@ enum Step {
         /// An insecure toy ring (N = 2048) for quick checks.
         #[arg(long)]
         small: bool,
-        /// Ship every Galois key the FFT uses instead of master keys for the server to derive
-        /// them from (more bytes, no derivation).
-        #[arg(long)]
+        /// Ship every Galois key the FFT uses (more bytes, no derivation). The default: master
+        /// keys for the server to derive them from where the route's ring has room (the
+        /// two-stage sizes, 4096 to 32768), every key elsewhere.
+        #[arg(long, conflicts_with = "master_keys")]
         all_galois_keys: bool,
+        /// Ship master keys at any size (one-product sizes then run on a larger ring).
+        #[arg(long)]
+        master_keys: bool,
     },
     /// The FFT on what DIR/public holds; writes the encrypted result there.
     Server {
@@ -71,16 +81,28 @@ enum Step {
 
 fn main() -> ExitCode {
     bigp_he::end_quietly_on_closed_stdout();
-    let result = match Cli::parse().step {
-        None => all_steps(),
+    let cli = Cli::parse();
+    let json = cli.json;
+    let result = match cli.step {
+        None => all_steps(json),
         Some(Step::Owner {
             dir,
             size,
             small,
             all_galois_keys,
-        }) => owner(&dir, size, small, all_galois_keys),
-        Some(Step::Server { dir, small }) => server(&dir, small),
-        Some(Step::Verify { dir }) => verify(&dir),
+            master_keys,
+        }) => {
+            let keys = if all_galois_keys {
+                KeyShipping::AllGaloisKeys
+            } else if master_keys {
+                KeyShipping::MasterKeys
+            } else {
+                KeyShipping::Auto
+            };
+            owner(&dir, size, small, keys, json)
+        }
+        Some(Step::Server { dir, small }) => server(&dir, small, json),
+        Some(Step::Verify { dir }) => verify(&dir, json),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -93,11 +115,11 @@ fn main() -> ExitCode {
 }
 
 /// The three steps in a fresh temporary directory.
-fn all_steps() -> Result<bool, BoxError> {
+fn all_steps(json: bool) -> Result<bool, BoxError> {
     let dir = std::env::temp_dir().join(format!("bigp-he-outsource-{}", std::process::id()));
-    owner(&dir, 256, false, false)?;
-    server(&dir, false)?;
-    let ok = verify(&dir)?;
+    owner(&dir, 256, false, KeyShipping::Auto, json)?;
+    server(&dir, false, json)?;
+    let ok = verify(&dir, json)?;
     std::fs::remove_dir_all(&dir)?;
     Ok(ok)
 }
@@ -106,13 +128,14 @@ fn mib(bytes: usize) -> f64 {
     bytes as f64 / (1 << 20) as f64
 }
 
-fn owner(dir: &Path, size: usize, small: bool, all_galois_keys: bool) -> Result<bool, BoxError> {
+fn owner(
+    dir: &Path,
+    size: usize,
+    small: bool,
+    keys: KeyShipping,
+    json: bool,
+) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
-    let keys = if all_galois_keys {
-        KeyShipping::AllGaloisKeys
-    } else {
-        KeyShipping::MasterKeys
-    };
     let report = outsource::owner(dir, size, small, keys)?;
     for (name, bytes) in &report.files {
         println!("owner: {name:<12} {:>9.2} MiB", mib(*bytes));
@@ -124,14 +147,35 @@ fn owner(dir: &Path, size: usize, small: bool, all_galois_keys: bool) -> Result<
         report.ring_degree,
         report.security,
         report.time.as_secs_f64(),
-        if all_galois_keys { "Galois" } else { "master" },
+        if report.master_keys { "master" } else { "Galois" },
         report.galois_keygen_time.as_secs_f64(),
         mib(up)
     );
+    if json {
+        let key_file = if report.master_keys {
+            "masters.bin"
+        } else {
+            "galois.bin"
+        };
+        let key_bytes = report
+            .files
+            .iter()
+            .find(|(name, _)| name == key_file)
+            .map_or(0, |(_, b)| *b);
+        println!(
+            "{{\"step\":\"owner\",\"size\":{size},\"route\":\"{}\",\"ring_degree\":{},\"master_keys\":{},\
+\"upload_bytes\":{up},\"galois_key_bytes\":{key_bytes},\"owner_s\":{:.6},\"galois_keygen_s\":{:.6}}}",
+            route_name(report.request.route),
+            report.ring_degree,
+            report.master_keys,
+            report.time.as_secs_f64(),
+            report.galois_keygen_time.as_secs_f64()
+        );
+    }
     Ok(true)
 }
 
-fn server(dir: &Path, allow_toy: bool) -> Result<bool, BoxError> {
+fn server(dir: &Path, allow_toy: bool, json: bool) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
     let report = outsource::server(dir, allow_toy)?;
     let keys = match report.derive_time {
@@ -156,10 +200,23 @@ fn server(dir: &Path, allow_toy: bool) -> Result<bool, BoxError> {
         route_name(report.request.route),
         report.run_time.as_secs_f64()
     );
+    if json {
+        println!(
+            "{{\"step\":\"server\",\"galois_keys\":{},\"master_keys\":{},\"derive_s\":{:.6},\
+\"keys_ready_s\":{:.6},\"load_s\":{:.6},\"fft_s\":{:.6},\"download_bytes\":{}}}",
+            report.keys,
+            report.masters,
+            report.derive_time.map_or(0.0, |d| d.as_secs_f64()),
+            report.keys_ready_time.as_secs_f64(),
+            report.load_time.as_secs_f64(),
+            report.run_time.as_secs_f64(),
+            report.download_bytes
+        );
+    }
     Ok(true)
 }
 
-fn verify(dir: &Path) -> Result<bool, BoxError> {
+fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let verdict = outsource::verify(dir)?;
     match &verdict.reason {
         None => println!(
@@ -170,6 +227,15 @@ fn verify(dir: &Path) -> Result<bool, BoxError> {
             verdict.noise_budget
         ),
         Some(reason) => println!("verify: REJECTED: {reason}"),
+    }
+    if json {
+        println!(
+            "{{\"step\":\"verify\",\"accepted\":{},\"noise_budget_bits\":{:.1},\"check_s\":{:.9},\"plain_fft_s\":{:.9}}}",
+            verdict.accepted,
+            verdict.noise_budget,
+            verdict.check_time.as_secs_f64(),
+            verdict.plain_fft_time.as_secs_f64()
+        );
     }
     Ok(verdict.accepted)
 }

@@ -81,9 +81,12 @@ impl Request {
 /// What the owner ships for the server's Galois keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum KeyShipping {
+    /// Master keys where the route's ring has room for derived keys (the two-stage sizes),
+    /// every Galois key elsewhere (room there takes a larger, slower ring).
+    #[default]
+    Auto,
     /// A few master keys (`masters.bin`), from which the server derives the keys it needs
     /// ([`MasterKeys`]): a fraction of the bytes, on a context with room for derived keys.
-    #[default]
     MasterKeys,
     /// Every Galois key the transform uses (`galois.bin`): more bytes, no derivation.
     AllGaloisKeys,
@@ -104,6 +107,8 @@ pub struct OwnerReport {
     pub time: Duration,
     /// Generating the Galois or master keys alone.
     pub galois_keygen_time: Duration,
+    /// Whether the owner shipped master keys (else every Galois key).
+    pub master_keys: bool,
 }
 
 /// What [`verify`] found.
@@ -178,7 +183,17 @@ pub fn owner(
 ) -> Result<OwnerReport, BoxError> {
     crate::job::check_size(size)?;
     let start = Instant::now();
-    let derivable = keys == KeyShipping::MasterKeys;
+    let derivable = match keys {
+        KeyShipping::MasterKeys => true,
+        KeyShipping::AllGaloisKeys => false,
+        KeyShipping::Auto => {
+            !small && {
+                let route = Route::fastest_for(size);
+                route.derivable_context::<Fr>(size)?.ring_degree()
+                    == route.context::<Fr>(size)?.ring_degree()
+            }
+        }
+    };
     let (route, ctx) = if small {
         let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
         let ctx = Context::builder()
@@ -204,12 +219,13 @@ pub fn owner(
     let sk = SecKey::generate(&ctx)?;
     let pk = PubKey::generate(&sk)?;
     let t = Instant::now();
-    let (key_file, key_bytes) = match keys {
-        KeyShipping::MasterKeys => ("masters.bin", MasterKeys::generate(&sk)?.to_bytes()?),
-        KeyShipping::AllGaloisKeys => (
+    let (key_file, key_bytes) = if derivable {
+        ("masters.bin", MasterKeys::generate(&sk)?.to_bytes()?)
+    } else {
+        (
             "galois.bin",
             GaloisKeys::generate(&sk, &fft.galois_steps())?.to_bytes()?,
-        ),
+        )
     };
     let galois_keygen_time = t.elapsed();
     // Test data, not a secret: a time seed is enough.
@@ -261,6 +277,7 @@ pub fn owner(
         security: ctx.security_label(),
         time: start.elapsed(),
         galois_keygen_time,
+        master_keys: derivable,
     })
 }
 
@@ -281,6 +298,8 @@ pub struct ServerReport {
     pub load_time: Duration,
     /// The FFT (with encoding its diagonals) and writing the outputs.
     pub run_time: Duration,
+    /// Bytes of the outputs, as the owner downloads them.
+    pub download_bytes: u64,
 }
 
 /// The server's step: reads `DIR/public/` only and writes the encrypted result there.
@@ -324,10 +343,13 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
 
     let run = Instant::now();
     let out = fft.apply(&gk, &cts)?;
+    let mut download_bytes = 0u64;
     for (i, mut ct) in out.into_iter().enumerate() {
         // The fewest primes the owner's decryption needs: the smallest download.
         ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
-        write(public(dir, &format!("output-{i}.ct")), &ct.to_bytes()?)?;
+        let bytes = ct.to_bytes()?;
+        download_bytes += bytes.len() as u64;
+        write(public(dir, &format!("output-{i}.ct")), &bytes)?;
     }
     Ok(ServerReport {
         request,
@@ -337,6 +359,7 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
         derive_time,
         load_time,
         run_time: run.elapsed(),
+        download_bytes,
     })
 }
 
