@@ -1,5 +1,6 @@
-//! The distributed four-step FFT under mpirun, on a toy ring: 1, 2 and 4 ranks (and TCP on
-//! loopback) give byte for byte the single-process outputs, which decrypt to ark-poly's FFT;
+//! The distributed four-step FFT and witness map under mpirun, on a toy ring: 1, 2 and 4 ranks
+//! (and TCP on loopback) give byte for byte the single-process outputs, which decrypt to
+//! ark-poly's FFT (the witness map: to the plain quotient, and pass the owner's check);
 //! a rank killed mid-run ends the job with an error. Skipped, with a message, where mpirun is
 //! absent, except under CI, where that is a failure.
 
@@ -40,6 +41,11 @@ fn ok(out: Output, what: &str) -> Output {
 
 /// A directory with a toy setup of `n` points and the single-process outputs.
 fn prepared(name: &str, n: usize) -> PathBuf {
+    prepared_with(name, n, &[])
+}
+
+/// [`prepared`] with more setup flags.
+fn prepared_with(name: &str, n: usize, flags: &[&str]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fft-mpi-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
@@ -54,6 +60,7 @@ fn prepared(name: &str, n: usize) -> PathBuf {
                 "--seed",
                 "7",
             ])
+            .args(flags)
             .output()
             .unwrap(),
         "setup",
@@ -150,6 +157,25 @@ fn one_two_and_four_ranks_give_the_single_process_bytes() {
     // Two threads per rank: the plan is fixed at setup, so the bytes are still the same.
     ok(mpirun(&dir, 2, &[], 2), "mpirun -np 2, two threads each");
     assert_identical_and_verified(&dir, 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_witness_map_across_one_two_and_four_ranks_gives_the_single_process_bytes() {
+    if !mpirun_present() {
+        return;
+    }
+    // n = 4096 on rows of 1024: 4 components, 2 ciphertexts of each input; four ranks leave
+    // two without inputs, each still computing one component.
+    let dir = prepared_with("witness-map", 4096, &["--witness-map"]);
+    for ranks in [1, 2, 4] {
+        ok(mpirun(&dir, ranks, &[], 1), &format!("mpirun -np {ranks}"));
+        assert_identical_and_verified(&dir, 4);
+        let run: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("run.json")).unwrap()).unwrap();
+        assert_eq!(run["transform"], "witness map");
+        assert_eq!(run["ranks"], ranks);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

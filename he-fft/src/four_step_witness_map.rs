@@ -169,34 +169,93 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         self.check_inputs(gk, a, b)?;
         let total = self.progress_total();
         let per_row = self.rows.progress_total();
-        let (low_a, partners_a) = self.with_partners(gk, a)?;
-        let (low_b, partners_b) = self.with_partners(gk, b)?;
+        let level = |x: &[Ctxt]| x.iter().map(Ctxt::level).min().unwrap_or(0);
+        let (low_a, partners_a) = self.with_partners(gk, a, level(a))?;
+        let (low_b, partners_b) = self.with_partners(gk, b, level(b))?;
         let (ta, tb) = (terms(a, &low_a, &partners_a), terms(b, &low_b, &partners_b));
         // One component at a time: what is live is the inputs, the finished components
         // (switched down to where their noise is) and one component's stages.
         let mut components: Vec<(Ctxt, Ctxt)> = Vec::with_capacity(self.num_rows());
         for k in 0..self.num_rows() {
-            let (va, vb) = self.across(&ta, &tb, k)?;
             let base = k * per_row;
-            // One input after the other: each stage already runs its giant-step chains on
-            // every thread. Measured at n = 131072 on two threads: 17.9 GB peak this way
-            // against 18.6 GB side by side, the times (132 s; 116 s and 133 s side by side)
-            // within the run-to-run noise; at n = 2^20 the peak is what limits.
-            let mut ak = self
-                .rows
-                .interpolate(gk, va, &|d, _| progress(base + d, total))?;
-            let mut bk = self
-                .rows
-                .interpolate(gk, vb, &|d, _| progress(base + per_row / 2 + d, total))?;
-            ak.mod_switch_to_natural_level()?;
-            bk.mod_switch_to_natural_level()?;
-            components.push((ak, bk));
+            components.push(self.component(gk, &ta, &tb, k, &|d, _| progress(base + d, total))?);
         }
         drop((ta, tb));
         drop((low_a, low_b, partners_a, partners_b));
-        self.products(&components, &|i| {
+        self.products(&components, 0..self.num_rows(), &|i| {
             progress(self.num_rows() * per_row + i + 1, total)
         })
+    }
+
+    /// Step 1's terms of one input, or of a block of its ciphertexts: each ciphertext at
+    /// `level` (switched down where it is above it, and no higher than derived keys serve),
+    /// then each one's partner (slot rows swapped, rotated by `R/2`). A run split across
+    /// processes makes them for the ciphertexts it holds and gathers everyone's, in the order
+    /// of the whole input: every ciphertext, then every partner.
+    pub fn first_step_terms(&self, gk: &GaloisKeys, x: &[Ctxt], level: u32) -> Result<Vec<Ctxt>> {
+        let (lowered, partners) = self.with_partners(gk, x, level)?;
+        let mut out = x
+            .iter()
+            .zip(lowered)
+            .map(|(ct, low)| low.map_or_else(|| ct.try_clone(), Ok))
+            .collect::<Result<Vec<_>>>()?;
+        out.extend(partners);
+        Ok(out)
+    }
+
+    /// Component `k` of both inputs (`k < c`): step 1's sum over the terms `ta` and `tb` (all
+    /// of [`first_step_terms`](Self::first_step_terms) of `a` and of `b`, in order), then the
+    /// row map's three stages, each result switched down to its natural level.
+    /// `progress(done, _)` counts the row map's giant steps of both inputs.
+    pub fn component(
+        &self,
+        gk: &GaloisKeys,
+        ta: &[&Ctxt],
+        tb: &[&Ctxt],
+        k: usize,
+        progress: Progress<'_>,
+    ) -> Result<(Ctxt, Ctxt)> {
+        let terms = 2 * self.num_input_ciphertexts();
+        if k >= self.num_rows() || ta.len() != terms || tb.len() != terms {
+            return Err(Error::InvalidArgument(format!(
+                "component {k} of {} from {} and {} terms ({terms} each expected)",
+                self.num_rows(),
+                ta.len(),
+                tb.len()
+            )));
+        }
+        let per_row = self.rows.progress_total();
+        let (va, vb) = self.across(ta, tb, k)?;
+        // One input after the other: each stage already runs its giant-step chains on every
+        // thread. Measured at n = 131072 on two threads: 17.9 GB peak this way against
+        // 18.6 GB side by side, the times (132 s; 116 s and 133 s side by side) within the
+        // run-to-run noise; at n = 2^20 the peak is what limits.
+        let mut ak = self.rows.interpolate(gk, va, &|d, t| progress(d, t))?;
+        let mut bk = self
+            .rows
+            .interpolate(gk, vb, &|d, t| progress(per_row / 2 + d, t))?;
+        ak.mod_switch_to_natural_level()?;
+        bk.mod_switch_to_natural_level()?;
+        Ok((ak, bk))
+    }
+
+    /// The result ciphertexts `outputs` (of `c`) from every component, in order:
+    /// `T_i = sum_(k + l = i) A_k B_l + X sum_(k + l = i + c) A_k B_l`. `done(i)` is called
+    /// as each finishes.
+    pub fn products(
+        &self,
+        components: &[(Ctxt, Ctxt)],
+        outputs: std::ops::Range<usize>,
+        done: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<Ctxt>> {
+        if components.len() != self.num_rows() || outputs.end > self.num_rows() {
+            return Err(Error::InvalidArgument(format!(
+                "the products take all {} components and outputs below it, got {} and {outputs:?}",
+                self.num_rows(),
+                components.len()
+            )));
+        }
+        self.products_of(components, outputs, done)
     }
 
     fn check_inputs(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<()> {
@@ -234,14 +293,18 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     /// The inputs switched to one level where they differ (copies only of those), and each
     /// one's partner: rows swapped and rotated by `R/2`, so that slot row 0 holds row
     /// `2q + 1` and slot row 1 row `2q`, half-rotated.
-    fn with_partners(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
-        let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
+    fn with_partners(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        level: u32,
+    ) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
         // Derived keys rotate only up to their level.
         let level = gk.max_level().map_or(level, |top| level.min(top));
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {
-                if ct.level() == level {
+                if ct.level() <= level {
                     return Ok(None);
                 }
                 let mut low = ct.try_clone()?;
@@ -321,10 +384,11 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         Ok((sa?, sb?))
     }
 
-    /// `T_i = sum_(k + l = i) A_k B_l + X sum_(k + l = i + c) A_k B_l` for `i < c`.
-    fn products(
+    /// `T_i = sum_(k + l = i) A_k B_l + X sum_(k + l = i + c) A_k B_l` for `i` in `outputs`.
+    fn products_of(
         &self,
         components: &[(Ctxt, Ctxt)],
+        outputs: std::ops::Range<usize>,
         done: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Ctxt>> {
         let c = components.len();
@@ -337,7 +401,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                 Ok(s)
             })
             .collect::<Result<_>>()?;
-        (0..c)
+        outputs
             .into_par_iter()
             .map(|i| {
                 let mut t: Option<Ctxt> = None;

@@ -2,11 +2,14 @@
 //! exchange it through a shared directory.
 //!
 //! ```text
-//! fft-mpi setup DIR --size N [--small] [--seed S]   # the owner: keys, encrypted input files
+//! fft-mpi setup DIR --size N [--small] [--seed S] [--witness-map]  # the owner
 //! mpirun -np P fft-mpi run DIR [--threads T] [--json]  # the server: rank r's block of the FFT
 //! fft-mpi single DIR                                  # the same in one process (reference)
 //! fft-mpi verify DIR [--json]                         # the owner: decrypt, compare with ark-poly
 //! ```
+//!
+//! `--witness-map` sets up Groth16's witness map (`he_fft::FourStepWitnessMap`, random `a`,
+//! `b` and `c = a b`) instead of the FFT; `run`, `single` and `verify` then run and check it.
 //!
 //! `make fft-mpi NP=4 FFT_ARGS="--size 1048576"` runs setup, run and verify. Each rank reads
 //! the context and keys from the shared directory, its own input ciphertexts
@@ -21,13 +24,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use ark_bn254::Fr;
+use ark_ff::{FftField, Field};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use clap::{Parser, Subcommand};
 use he_fft::{
-    four_step_fft_context, Direction, EncryptedTransform, FftOptions, FourStepFft, PlanOptions,
+    four_step_fft_context, witness_map_context, Direction, EncryptedTransform, FftOptions,
+    FourStepFft, FourStepWitnessMap, PlanOptions,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
@@ -61,6 +66,10 @@ enum Step {
         /// `single`, so that their outputs are the same bytes (each chain costs a key).
         #[arg(long, default_value_t = 1)]
         chains: usize,
+        /// Groth16's witness map of random constraints instead of the FFT (a size of at least
+        /// two slot rows: N).
+        #[arg(long)]
+        witness_map: bool,
     },
     /// One rank of the server (under mpirun): its block of inputs in, its block of outputs out.
     Run {
@@ -93,7 +102,11 @@ struct Params {
     size: usize,
     small: bool,
     chains: usize,
+    /// Input ciphertexts (the witness map: of each of a and b).
     ciphertexts: usize,
+    /// Groth16's witness map instead of the FFT.
+    #[serde(default)]
+    witness_map: bool,
     /// The owner's figures, carried into the JSON of `run` and `verify`.
     keygen_s: f64,
     encrypt_s: f64,
@@ -136,7 +149,8 @@ fn main() -> ExitCode {
             small,
             seed,
             chains,
-        } => setup(dir, *size, *small, *seed, *chains).map(|()| true),
+            witness_map,
+        } => setup(dir, *size, *small, *seed, *chains, *witness_map).map(|()| true),
         Step::Run { dir, threads, json } => with_threads(*threads, || run(dir, *json)),
         Step::Single { dir, threads } => with_threads(*threads, || single(dir)),
         Step::Verify { dir, json } => verify(dir, *json),
@@ -190,17 +204,81 @@ fn read_inputs(
         .collect()
 }
 
-fn context(small: bool, n: usize) -> helib_rs::Result<Context> {
+fn context(small: bool, n: usize, witness_map: bool) -> helib_rs::Result<Context> {
     if small {
         // Far below 128-bit security: for tests only, and said so.
+        let bits = if witness_map {
+            he_fft::four_step_witness_map_ciphertext_bits(2048, 254, n)
+        } else {
+            he_fft::four_step_ciphertext_bits(2048, 254, n)
+        };
         Context::builder()
             .ring_degree(2048)
             .plaintext_field::<Fr>()
-            .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, n))
+            .ciphertext_bits(bits)
             .allow_insecure(true)
             .build()
+    } else if witness_map {
+        witness_map_context::<Fr>(n)
     } else {
         four_step_fft_context::<Fr>(n)
+    }
+}
+
+/// What the owner set up: the four-step FFT, or the witness map.
+enum Transform {
+    Fft(Box<FourStepFft<Fr>>),
+    WitnessMap(Box<FourStepWitnessMap<Fr>>),
+}
+
+impl Transform {
+    fn new(ctx: &Context, params: &Params) -> helib_rs::Result<Self> {
+        Ok(if params.witness_map {
+            Transform::WitnessMap(Box::new(FourStepWitnessMap::new(
+                ctx,
+                params.size,
+                &params.options(),
+            )?))
+        } else {
+            Transform::Fft(Box::new(FourStepFft::new(
+                ctx,
+                params.size,
+                Direction::Forward,
+                &params.options(),
+            )?))
+        })
+    }
+
+    fn as_dyn(&self) -> &dyn EncryptedTransform<Fr> {
+        match self {
+            Transform::Fft(fft) => fft.as_ref(),
+            Transform::WitnessMap(map) => map.as_ref(),
+        }
+    }
+
+    /// Input ciphertexts: the FFT's, or of each of a and b.
+    fn ciphertexts(&self) -> usize {
+        self.as_dyn().num_input_ciphertexts()
+    }
+
+    /// Input files: the witness map's are a's, then b's.
+    fn input_files(&self) -> usize {
+        self.as_dyn().num_inputs() * self.ciphertexts()
+    }
+
+    /// Output ciphertexts.
+    fn outputs(&self) -> usize {
+        match self {
+            Transform::Fft(fft) => fft.num_ciphertexts(),
+            Transform::WitnessMap(map) => map.num_rows(),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Transform::Fft(_) => "fft",
+            Transform::WitnessMap(_) => "witness map",
+        }
     }
 }
 
@@ -211,7 +289,7 @@ struct Shared {
     pk: PubKey,
     /// Read only by the steps that compute.
     gk: Option<GaloisKeys>,
-    fft: FourStepFft<Fr>,
+    transform: Transform,
 }
 
 fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
@@ -227,8 +305,8 @@ fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
     } else {
         None
     };
-    let fft = FourStepFft::new(&ctx, params.size, Direction::Forward, &params.options())?;
-    if fft.num_ciphertexts() != params.ciphertexts {
+    let transform = Transform::new(&ctx, &params)?;
+    if transform.ciphertexts() != params.ciphertexts {
         return Err("params.json does not match the transform".into());
     }
     Ok(Shared {
@@ -236,7 +314,7 @@ fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
         ctx,
         pk,
         gk,
-        fft,
+        transform,
     })
 }
 
@@ -246,24 +324,27 @@ fn setup(
     small: bool,
     seed: Option<u64>,
     chains: usize,
+    witness_map: bool,
 ) -> Result<(), BoxError> {
     if chains == 0 {
         return Err("--chains must be at least 1".into());
     }
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let ctx = context(small, n)?;
+    let ctx = context(small, n, witness_map)?;
     let mut params = Params {
         size: n,
         small,
         chains,
         ciphertexts: 0,
+        witness_map,
         keygen_s: 0.0,
         encrypt_s: 0.0,
         upload_bytes: 0,
         galois_key_bytes: 0,
     };
-    let fft = FourStepFft::<Fr>::new(&ctx, n, Direction::Forward, &params.options())?;
-    params.ciphertexts = fft.num_ciphertexts();
+    let transform = Transform::new(&ctx, &params)?;
+    let fft = transform.as_dyn();
+    params.ciphertexts = transform.ciphertexts();
     let t = Instant::now();
     let sk = SecKey::generate(&ctx)?;
     let pk = PubKey::generate(&sk)?;
@@ -275,9 +356,15 @@ fn setup(
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let mut rng = StdRng::seed_from_u64(seed);
-    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    // The FFT's vector, or the witness map's a then b (c = a b, the constraints holding).
+    let x: Vec<Fr> = (0..transform.as_dyn().num_inputs() * n)
+        .map(|_| Fr::rand(&mut rng))
+        .collect();
     let t = Instant::now();
-    let inputs = fft.encrypt_to_bytes(&sk, &x)?;
+    let mut inputs = Vec::new();
+    for part in x.chunks(n) {
+        inputs.extend(fft.encrypt_to_bytes(&sk, part)?);
+    }
     let encrypt = t.elapsed();
     let galois = gk.to_bytes()?;
     params.keygen_s = keygen.as_secs_f64();
@@ -296,9 +383,10 @@ fn setup(
         write(dir, &format!("input_{i}.bin"), bytes)?;
     }
     eprintln!(
-        "setup: n = {n}, {} ciphertexts, N = {}, security {}{}; keys {:.1} s, encryption {:.1} s, \
-         upload {:.1} MB (keys {:.1} MB), seed {seed}",
-        fft.num_ciphertexts(),
+        "setup: {} of n = {n}, {} input ciphertexts, N = {}, security {}{}; keys {:.1} s, \
+         encryption {:.1} s, upload {:.1} MB (keys {:.1} MB), seed {seed}",
+        transform.name(),
+        inputs.len(),
         ctx.ring_degree(),
         ctx.security_label(),
         if small {
@@ -321,9 +409,16 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let t = Instant::now();
     let shared = load_shared(dir, true)?;
     let keys_ready = t.elapsed();
-    let cts = shared.fft.num_ciphertexts();
+    let cts = shared.transform.ciphertexts();
     let block = he_fft_mpi::owned(cts, ranks, rank);
     let mine = read_inputs(dir, &shared.pk, block.clone())?;
+    // The witness map's b: the same block, after a's files.
+    let mine_b = match shared.transform {
+        Transform::WitnessMap(_) => {
+            read_inputs(dir, &shared.pk, block.start + cts..block.end + cts)?
+        }
+        Transform::Fft(_) => Vec::new(),
+    };
     world.barrier();
     let t = Instant::now();
     // For the tests: FFT_MPI_KILL_RANK=r has rank r kill itself (SIGKILL) after its first
@@ -333,7 +428,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
         .and_then(|r| r.parse::<usize>().ok())
         == Some(rank);
     let progress = |done: usize, total: usize| {
-        eprintln!("rank {rank}/{ranks}: {done}/{total} (step 1 batches, then step 2 outputs)");
+        eprintln!("rank {rank}/{ranks}: {done}/{total} (step 1, then step 2 of its block)");
         if doomed && done == 1 {
             // SAFETY: signals this very process; no memory is involved.
             unsafe {
@@ -342,9 +437,18 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
         }
     };
     let gk = shared.gk.as_ref().ok_or("no Galois keys")?;
-    let result = he_fft_mpi::four_step(&world, &shared.fft, gk, &shared.pk, &mine, &progress)?;
+    let (result, outputs) = match &shared.transform {
+        Transform::Fft(fft) => (
+            he_fft_mpi::four_step(&world, fft, gk, &shared.pk, &mine, &progress)?,
+            block.clone(),
+        ),
+        Transform::WitnessMap(map) => (
+            he_fft_mpi::witness_map(&world, map, gk, &shared.pk, &mine, &mine_b, &progress)?,
+            he_fft_mpi::owned(map.num_rows(), ranks, rank),
+        ),
+    };
     let server = t.elapsed();
-    for (j, y) in block.clone().zip(&result.outputs) {
+    for (j, y) in outputs.zip(&result.outputs) {
         write(dir, &format!("output_{j}.bin"), &y.to_bytes()?)?;
     }
     let mine_figures = RankFigures {
@@ -392,7 +496,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
             .collect();
         let summary = serde_json::json!({
             "size": shared.params.size,
-            "transform": "fft",
+            "transform": shared.transform.name(),
             "inverse": false,
             "route": "four-step, across MPI ranks",
             "ring_degree": shared.ctx.ring_degree(),
@@ -427,10 +531,11 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
 
 fn single(dir: &Path) -> Result<bool, BoxError> {
     let shared = load_shared(dir, true)?;
-    let x = read_inputs(dir, &shared.pk, 0..shared.fft.num_ciphertexts())?;
+    let x = read_inputs(dir, &shared.pk, 0..shared.transform.input_files())?;
     let t = Instant::now();
     let y = shared
-        .fft
+        .transform
+        .as_dyn()
         .apply(shared.gk.as_ref().ok_or("no Galois keys")?, &x)?;
     eprintln!("single: one process, {:.2} s", t.elapsed().as_secs_f64());
     for (j, ct) in y.iter().enumerate() {
@@ -443,7 +548,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let shared = load_shared(dir, false)?;
     let sk = SecKey::from_bytes(&shared.ctx, &read(dir, "secret.key")?)?;
     let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin")?[..])?;
-    let cts = shared.fft.num_ciphertexts();
+    let cts = shared.transform.outputs();
     let mut outputs = Vec::with_capacity(cts);
     let mut download = 0u64;
     let mut identical = true;
@@ -458,22 +563,31 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
         outputs.push(Ctxt::from_bytes(&shared.pk, &bytes)?);
     }
     let t = Instant::now();
-    let y = shared.fft.decrypt(&sk, &outputs)?;
+    let y = shared.transform.as_dyn().decrypt(&sk, &outputs)?;
     let decrypt = t.elapsed();
-    let domain = Radix2EvaluationDomain::<Fr>::new(shared.params.size)
-        .ok_or("no FFT domain of that size")?;
+    let n = shared.params.size;
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).ok_or("no FFT domain of that size")?;
     let t = Instant::now();
-    let plain = domain.fft(&x);
+    // The plain result, and for the witness map also the owner's O(n) check of h.
+    let (plain, checked) = match shared.transform {
+        Transform::Fft(_) => (domain.fft(&x), true),
+        Transform::WitnessMap(_) => {
+            let (a, b) = x.split_at(n);
+            let c: Vec<Fr> = a.iter().zip(b).map(|(p, q)| p * q).collect();
+            let checked = he_fft::check::quotient(&domain, a, b, &c, &y).is_ok();
+            (plain_quotient(&domain, a, b, &c)?, checked)
+        }
+    };
     let plain_fft = t.elapsed();
-    let equal = y == plain;
+    let equal = y == plain && checked;
     let verified = equal && identical;
     eprintln!(
         "verify: decrypted in {:.2} s; {}{}",
         decrypt.as_secs_f64(),
         if equal {
-            "equals ark-poly's FFT"
+            "equals the plain computation (ark-poly)"
         } else {
-            "DIFFERS from ark-poly's FFT"
+            "DIFFERS from the plain computation (ark-poly)"
         },
         match (compared, identical) {
             (false, _) => String::new(),
@@ -501,4 +615,26 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
         println!("{summary}");
     }
     Ok(verified)
+}
+
+/// Groth16's quotient as ark-groth16's `LibsnarkReduction` computes it: `a`, `b`, `c` to the
+/// coset `g H`, `(a b - c) / Z_H` there, back to coefficients.
+fn plain_quotient(
+    domain: &Radix2EvaluationDomain<Fr>,
+    a: &[Fr],
+    b: &[Fr],
+    c: &[Fr],
+) -> Result<Vec<Fr>, BoxError> {
+    let coset = domain
+        .get_coset(Fr::GENERATOR)
+        .ok_or("the generator gives no coset")?;
+    let [pa, pb, pc] = [a, b, c].map(|v| coset.fft(&domain.ifft(v)));
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .ok_or("the vanishing polynomial is zero at the generator")?;
+    let q: Vec<Fr> = (0..domain.size())
+        .map(|i| (pa[i] * pb[i] - pc[i]) * z_inv)
+        .collect();
+    Ok(coset.ifft(&q))
 }
