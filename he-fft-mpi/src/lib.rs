@@ -110,10 +110,7 @@ where
             mine.len()
         )));
     }
-    // The common level: the lowest of every rank's inputs.
-    let my_level = mine.iter().map(Ctxt::level).min().unwrap_or(u32::MAX);
-    let mut level = u32::MAX;
-    comm.all_reduce_into(&my_level, &mut level, SystemOperation::min());
+    let level = common_level(comm, mine);
     let clock = Instant::now();
     let inputs = fft.first_step_inputs(gk, mine, level)?;
     let prepare_s = clock.elapsed().as_secs_f64();
@@ -231,14 +228,8 @@ where
             )));
         }
     }
-    // Each input's common level: the lowest over every rank, as in one process.
-    let common_level = |mine: &[Ctxt]| {
-        let my_level = mine.iter().map(Ctxt::level).min().unwrap_or(u32::MAX);
-        let mut level = u32::MAX;
-        comm.all_reduce_into(&my_level, &mut level, SystemOperation::min());
-        level
-    };
-    let (level_a, level_b) = (common_level(mine_a), common_level(mine_b));
+    // Each input's common level, as in one process.
+    let (level_a, level_b) = (common_level(comm, mine_a), common_level(comm, mine_b));
     let clock = Instant::now();
     let own_a = map.first_step_terms(gk, mine_a, level_a)?;
     let own_b = map.first_step_terms(gk, mine_b, level_b)?;
@@ -327,6 +318,14 @@ where
         first_step_s,
         second_step_s: clock.elapsed().as_secs_f64(),
     })
+}
+
+/// The common level of an input held in blocks: the lowest of every rank's ciphertexts.
+fn common_level<C: CommunicatorCollectives>(comm: &C, mine: &[Ctxt]) -> u32 {
+    let my_level = mine.iter().map(Ctxt::level).min().unwrap_or(u32::MAX);
+    let mut level = u32::MAX;
+    comm.all_reduce_into(&my_level, &mut level, SystemOperation::min());
+    level
 }
 
 /// Broadcasts `bytes` from `root` (which passes `Some`), others receiving (`None`): the length,

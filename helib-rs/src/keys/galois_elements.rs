@@ -22,6 +22,19 @@ pub(crate) fn engine_missing_key(e: Error, describe: impl FnOnce() -> String) ->
     }
 }
 
+/// A list of Galois elements from an engine query `fill(out, out_len, needed)`: first the
+/// count (a null buffer), then the elements.
+pub(crate) fn query_elements(
+    fill: impl Fn(*mut u64, usize, &mut usize) -> helib_bindings::helib_status,
+) -> crate::error::Result<Vec<u64>> {
+    let mut needed = 0usize;
+    crate::error::check(fill(std::ptr::null_mut(), 0, &mut needed))?;
+    let mut out = vec![0; needed];
+    crate::error::check(fill(out.as_mut_ptr(), needed, &mut needed))?;
+    out.truncate(needed);
+    Ok(out)
+}
+
 /// `N / 2`, the length of a slot row.
 pub(crate) fn row_size(ctx: &Context) -> u64 {
     ctx.ring_degree() as u64 / 2

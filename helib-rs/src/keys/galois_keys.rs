@@ -226,18 +226,9 @@ impl GaloisKeys {
         check(unsafe { sys::helib_galois_keys_derived(raw.as_ptr(), &mut derived) })?;
         keys.derived = derived != 0;
         if keys.elements.is_empty() {
-            let mut needed = 0usize;
-            check(unsafe {
-                sys::helib_galois_keys_elements(raw.as_ptr(), ptr::null_mut(), 0, &mut needed)
-            })?;
-            keys.elements = vec![0; needed];
-            check(unsafe {
-                sys::helib_galois_keys_elements(
-                    raw.as_ptr(),
-                    keys.elements.as_mut_ptr(),
-                    needed,
-                    &mut needed,
-                )
+            // SAFETY: as above; `out` is null (the size query) or writable for `len` elements.
+            keys.elements = query_elements(|out, len, needed| unsafe {
+                sys::helib_galois_keys_elements(raw.as_ptr(), out, len, needed)
             })?;
         }
         Ok(keys)

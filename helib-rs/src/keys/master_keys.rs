@@ -147,23 +147,13 @@ impl MasterKeys {
             elements: Vec::new(),
             size_bytes: 0,
         };
-        let mut needed = 0usize;
-        // SAFETY (these calls): the handle is live and only read; the out-pointers are valid,
-        // and `keys.elements` is written only after being sized to the engine's count. On error
-        // `keys` is dropped, which frees the handle.
+        // SAFETY (these calls): the handle is live and only read; the out-pointers are valid
+        // (`out` null for the size query, else writable for `len` elements). On error `keys` is
+        // dropped, which frees the handle.
         check(unsafe { sys::helib_master_keys_id(raw.as_ptr(), &mut keys.secret_id) })?;
         check(unsafe { sys::helib_master_keys_size_bytes(raw.as_ptr(), &mut keys.size_bytes) })?;
-        check(unsafe {
-            sys::helib_master_keys_elements(raw.as_ptr(), ptr::null_mut(), 0, &mut needed)
-        })?;
-        keys.elements = vec![0; needed];
-        check(unsafe {
-            sys::helib_master_keys_elements(
-                raw.as_ptr(),
-                keys.elements.as_mut_ptr(),
-                needed,
-                &mut needed,
-            )
+        keys.elements = query_elements(|out, len, needed| unsafe {
+            sys::helib_master_keys_elements(raw.as_ptr(), out, len, needed)
         })?;
         Ok(keys)
     }
