@@ -48,7 +48,7 @@ use ark_serialize::{
 use crate::context::Context;
 use crate::ctxt::Ctxt;
 use crate::error::Error;
-use crate::keys::GaloisKeys;
+use crate::keys::{GaloisKeys, MasterKeys};
 use crate::keys::{PubKey, SecKey};
 
 /// Reading a key or a ciphertext with what it belongs to: its context (keys) or the public key
@@ -117,6 +117,7 @@ macro_rules! canonical_bytes {
 canonical_bytes!(Context, |c: &Context| c.to_bytes());
 canonical_bytes!(PubKey, |k: &PubKey| k.to_bytes());
 canonical_bytes!(GaloisKeys, |k: &GaloisKeys| k.to_bytes());
+canonical_bytes!(MasterKeys, |k: &MasterKeys| k.to_bytes());
 canonical_bytes!(Ctxt, |c: &Ctxt| c.to_bytes());
 canonical_bytes!(SecKey, |k: &SecKey| k.to_bytes().map(|b| b.to_vec()));
 
@@ -154,6 +155,13 @@ impl DeserializeInContext for GaloisKeys {
     }
 }
 
+impl DeserializeInContext for MasterKeys {
+    type Owner = Context;
+    fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
+        MasterKeys::from_bytes(ctx, &read_prefixed(reader)?).map_err(to_ark)
+    }
+}
+
 impl DeserializeInContext for SecKey {
     type Owner = Context;
     fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
@@ -183,6 +191,30 @@ mod tests {
             .allow_insecure(true)
             .build()
             .unwrap()
+    }
+
+    #[test]
+    fn master_keys_round_trip() {
+        let ctx = Context::builder()
+            .ring_degree(1024)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(400)
+            .derivable_keys(true)
+            .allow_insecure(true)
+            .build()
+            .unwrap();
+        let sk = SecKey::generate(&ctx).unwrap();
+        let masters = MasterKeys::generate(&sk).unwrap();
+        let mut bytes = Vec::new();
+        masters.serialize_compressed(&mut bytes).unwrap();
+        assert_eq!(bytes.len(), masters.compressed_size());
+        let back = MasterKeys::deserialize_in(&ctx, &bytes[..]).unwrap();
+        assert_eq!(back.elements(), masters.elements());
+        assert!(MasterKeys::deserialize_in(&ctx, &bytes[..bytes.len() - 1]).is_err());
+        assert!(back
+            .derive(&GaloisSteps::new().step(17))
+            .unwrap()
+            .has_step(17));
     }
 
     #[test]
