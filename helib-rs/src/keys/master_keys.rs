@@ -53,7 +53,6 @@ pub const MASTER_STEP_BASE: u64 = 16;
 /// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
 /// let slots: Vec<Fr> = (0..2048u64).map(Fr::from).collect();
 /// let mut ct = pk.encrypt_poly(&enc.encode(&slots)?)?;
-/// ct.mod_switch_to(ctx.derivation_level().unwrap())?; // derived keys work from here down
 /// ct.rotate_rows(37, &gk)?;
 /// assert_eq!(enc.decode(&sk.decrypt_poly(&ct)?)[0], Fr::from(37u64));
 /// # Ok(())
@@ -232,10 +231,10 @@ impl MasterKeys {
                     .ok_or_else(|| Error::Internal(format!("no derived key for element {g}")))
             })
             .collect::<Result<_>>()?;
-        if parts.len() == 1 {
-            return Ok(parts.into_iter().next().expect("one part"));
+        match <[GaloisKeys; 1]>::try_from(parts) {
+            Ok([only]) => Ok(only),
+            Err(parts) => GaloisKeys::merged_in(ctx, &parts, targets),
         }
-        GaloisKeys::merged_in(ctx, &parts, targets)
     }
 
     /// The derived key of `g = parent * master` from that of `parent` (`None`: the identity).
@@ -310,7 +309,9 @@ impl DerivationPlan {
             let mut g = t;
             while g != 1 && !on_path[index(g)] {
                 on_path[index(g)] = true;
-                let (parent, master, d) = reached[index(g)].expect("reached");
+                let (parent, master, d) = reached[index(g)].ok_or_else(|| {
+                    Error::Internal(format!("element {g} left the search's paths"))
+                })?;
                 let d = d as usize;
                 if levels.len() < d {
                     levels.resize(d, Vec::new());
