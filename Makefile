@@ -120,7 +120,7 @@ run: fft
 test: deps
 	$(CARGO) test $(LOCKED) --workspace --release
 	# The portable (non-AVX2) kernels, on the operation, rotation, plaintext, noise and derived-key tests.
-	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise --test master_keys
+	HELIB_FORCE_SCALAR=1 $(CARGO) test $(LOCKED) --release -p helib-rs --test arithmetic --test rotation --test rotated_sum --test ptxt --test noise --test master_keys --test capped_keys
 	# Keys derived from a seed, behind their (insecure, test-only) feature.
 	$(CARGO) test $(LOCKED) --release -p helib-rs --features insecure-deterministic-keys --test deterministic_keys
 

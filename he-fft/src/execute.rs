@@ -161,9 +161,11 @@ impl TransformPlan {
                 Ok(c)
             })
             .collect::<Result<_>>()?;
-        // Derived keys rotate only up to their level.
+        // Derived keys, and keys made for the lower levels only, rotate up to their level.
         let level = switched.iter().map(Ctxt::level).min().unwrap_or(1);
-        let level = gk.max_level().map_or(level, |top| level.min(top));
+        let level = gk
+            .max_level_for(&self.galois_steps())
+            .map_or(level, |top| level.min(top));
         for c in switched.iter_mut().filter(|c| c.level() > level) {
             c.mod_switch_to(level)?;
         }

@@ -12,6 +12,7 @@ use helib_rs::{
 use rayon::prelude::*;
 
 use crate::fft::subgroup;
+use crate::key_levels::{staged_galois_steps, KeyStage};
 use crate::{Direction, EncryptedTransform, FftOptions, Layout, Progress, TwoStageFft};
 
 /// Plaintexts encoded at once per output ciphertext: bounds the memory of the first step
@@ -292,8 +293,10 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         level: u32,
     ) -> Result<FirstStepInputs<'x>> {
         self.check_step_keys(gk)?;
-        // Derived keys rotate only up to their level.
-        let level = gk.max_level().map_or(level, |top| level.min(top));
+        // Derived keys, and keys made for the lower levels only, rotate up to their level.
+        let level = gk
+            .max_level_for(&GaloisSteps::new().row_swap())
+            .map_or(level, |top| level.min(top));
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {
@@ -504,8 +507,16 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
         "four_step_fft_context"
     }
     /// The row FFT's keys and the row swap.
+    /// The row swap of the first step, then the row FFTs' keys for the levels they run at.
     fn galois_steps(&self) -> GaloisSteps {
-        self.row_fft.galois_steps().row_swap()
+        let first = KeyStage {
+            steps: GaloisSteps::new().row_swap(),
+            terms: 4 * self.num_ciphertexts(),
+        };
+        let stages: Vec<KeyStage> = std::iter::once(first)
+            .chain(self.row_fft.key_stages())
+            .collect();
+        staged_galois_steps(self.row_fft.context(), &stages)
     }
     /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
     fn progress_total(&self) -> usize {

@@ -12,6 +12,7 @@ use helib_rs::{
 use rayon::prelude::*;
 
 use crate::fft::subgroup;
+use crate::key_levels::{staged_galois_steps, KeyStage};
 use crate::layout::Order;
 use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
@@ -299,8 +300,11 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         x: &[Ctxt],
         level: u32,
     ) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
-        // Derived keys rotate only up to their level.
-        let level = gk.max_level().map_or(level, |top| level.min(top));
+        // Derived keys, and keys made for the lower levels only, rotate up to their level.
+        let partners = GaloisSteps::new().row_swap().step(self.half_row() as i64);
+        let level = gk
+            .max_level_for(&partners)
+            .map_or(level, |top| level.min(top));
         let lowered: Vec<Option<Ctxt>> = x
             .par_iter()
             .map(|ct| {
@@ -452,11 +456,17 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
         "witness_map_context"
     }
     /// The row map's, the row swap and the rotation by `R/2`.
+    /// The first step's row swap and rotation by `R/2`, then the row map's keys for the
+    /// levels its stages run at.
     fn galois_steps(&self) -> GaloisSteps {
-        self.rows
-            .galois_steps()
-            .row_swap()
-            .step(self.half_row() as i64)
+        let first = KeyStage {
+            steps: GaloisSteps::new().row_swap().step(self.half_row() as i64),
+            terms: 2 * self.num_rows(),
+        };
+        let stages: Vec<KeyStage> = std::iter::once(first)
+            .chain(self.rows.key_stages())
+            .collect();
+        staged_galois_steps(self.rows.context(), &stages)
     }
     /// Every component's three stages on both inputs, and one per result.
     fn progress_total(&self) -> usize {

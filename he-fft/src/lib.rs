@@ -93,6 +93,7 @@ mod execute;
 mod fft;
 mod four_step;
 mod four_step_witness_map;
+mod key_levels;
 mod layout;
 mod matrix;
 mod matrix_product;

@@ -7,6 +7,7 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
 use crate::fft::{powers_of, subgroup};
+use crate::key_levels::{staged_galois_steps, KeyStage};
 use crate::layout::Order;
 use crate::plan::{DiagonalSet, Rows};
 use crate::{
@@ -85,6 +86,11 @@ pub enum Transposed {
 }
 
 impl<F: FftField + PrimeField> TwoStageFft<F> {
+    /// The two stages, for the levels their keys serve.
+    pub(crate) fn key_stages(&self) -> Vec<KeyStage> {
+        self.stages.iter().map(|(p, _)| KeyStage::of(p)).collect()
+    }
+
     /// The size-`n` transform (`n` a power of two, `4 <= n <= N/2`) on the subgroup.
     pub fn new(
         ctx: &Context,
@@ -339,9 +345,9 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
     fn context_helper(&self) -> &'static str {
         "two_stage_fft_context"
     }
+    /// Each stage's keys for the levels it runs at (the second stage's one level lower).
     fn galois_steps(&self) -> GaloisSteps {
-        let [a, b] = &self.stages;
-        a.0.galois_steps().union(&b.0.galois_steps())
+        staged_galois_steps(&self.ctx, &self.key_stages())
     }
     fn progress_total(&self) -> usize {
         self.stages.iter().map(|(p, _)| p.progress_total()).sum()

@@ -11,6 +11,7 @@ use helib_rs::{
 
 use crate::encrypted_transform::single;
 use crate::fft::{powers_of, subgroup};
+use crate::key_levels::{staged_galois_steps, KeyStage};
 use crate::plan::{DiagonalSet, Rows};
 use crate::{
     EncodedTransform, EncryptedTransform, FftOptions, Matrix, PlanOptions, Progress, TransformPlan,
@@ -95,6 +96,11 @@ pub struct WitnessMap<F: FftField + PrimeField> {
 }
 
 impl<F: FftField + PrimeField> WitnessMap<F> {
+    /// The three stages, for the levels their keys serve.
+    pub(crate) fn key_stages(&self) -> Vec<KeyStage> {
+        self.stages.iter().map(|(p, _)| KeyStage::of(p)).collect()
+    }
+
     /// The witness map for constraints on the subgroup of size `n` (a power of two,
     /// `2 <= n <= N/2`).
     pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
@@ -270,13 +276,10 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     fn context_helper(&self) -> &'static str {
         "witness_map_context"
     }
-    /// The three stages' keys (the product needs the relinearization key every public key
-    /// carries).
+    /// The three stages' keys, each for the levels its stages run at (the product needs the
+    /// relinearization key every public key carries).
     fn galois_steps(&self) -> GaloisSteps {
-        let [a, b, c] = &self.stages;
-        a.0.galois_steps()
-            .union(&b.0.galois_steps())
-            .union(&c.0.galois_steps())
+        staged_galois_steps(&self.ctx, &self.key_stages())
     }
     /// Giant steps in all, both inputs.
     fn progress_total(&self) -> usize {

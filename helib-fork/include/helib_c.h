@@ -115,6 +115,12 @@ helib_status helib_context_get_info(const helib_context *ctx, helib_context_info
 /* The ciphertext-chain primes q_0..q_{L-1} (out_len >= L) followed by nothing else. */
 helib_status helib_context_primes(const helib_context *ctx, uint64_t *out, size_t out_len,
                                   size_t *needed);
+/* For planning Galois keys that serve the lower levels only: out[s] (s < stages) is the level
+ * stage s of a computation runs at when its input is a fresh encryption of random values,
+ * each stage first switches to the natural level (helib_ctxt_mod_switch_to_natural) and then
+ * grows the noise by at most log2_growth[s] bits (each in [0, 10000]) beyond one key switch. */
+helib_status helib_context_stage_levels(const helib_context *ctx, const double *log2_growth, size_t stages,
+                                        uint32_t *out);
 
 /* ---------------------------------------------------------------- keys */
 
@@ -141,9 +147,16 @@ helib_status helib_pubkey_size_bytes(const helib_pubkey *pk, uint64_t *out);
  * left by k and g = 2N - 1 swaps the rows. */
 helib_status helib_galois_keys_new(helib_galois_keys **out, const helib_seckey *sk,
                                    const uint64_t *elements, size_t count);
+/* As helib_galois_keys_new, with levels[i] the chain levels element i's key serves (1 to the
+ * number of chain primes; 0 or levels == NULL: all). Such a key carries only the rows of the
+ * primes below its levels and of the special primes; rotating a ciphertext above them is
+ * HELIB_ERR_LEVEL. A duplicate element gets the most levels asked of it. */
+helib_status helib_galois_keys_new_capped(helib_galois_keys **out, const helib_seckey *sk,
+                                          const uint64_t *elements, const uint32_t *levels, size_t count);
 /* One key set holding the keys of all `parts` (count >= 1), which must come from one secret key
  * (HELIB_ERR_MISMATCH otherwise). The keys are shared, not copied, and the parts stay valid:
- * free them as usual. For generating key sets in parallel, one per thread. */
+ * free them as usual. For generating key sets in parallel, one per thread. Where two parts hold
+ * a key for one element, the one serving more levels is kept. */
 helib_status helib_galois_keys_merge(helib_galois_keys **out, const helib_galois_keys *const *parts,
                                      size_t count);
 void helib_galois_keys_free(helib_galois_keys *gk);
@@ -153,6 +166,8 @@ helib_status helib_galois_keys_has(const helib_galois_keys *gk, uint64_t g, int3
 /* *out = 1 for derived keys (helib_master_keys_compose), which serve ciphertexts up to the
  * context's derivation level, else 0. */
 helib_status helib_galois_keys_derived(const helib_galois_keys *gk, int32_t *out);
+/* *out = the levels the key for g serves (HELIB_ERR_MISSING_KEY when absent). */
+helib_status helib_galois_keys_levels(const helib_galois_keys *gk, uint64_t g, uint32_t *out);
 
 /* Master Galois keys (derivable contexts only, else HELIB_ERR_INVALID_ARGUMENT): ordinary keys
  * for the given elements (odd, in (1, 2N)) and the identity key in derived form. A server

@@ -223,6 +223,45 @@ impl Context {
         self.inner.info.fresh_noise_budget
     }
 
+    /// The levels at which the stages of a computation run, for planning Galois keys that
+    /// serve only the levels they are used at ([`GaloisSteps::step_up_to_level`](crate::GaloisSteps::step_up_to_level)):
+    /// `out[s]` is stage `s`'s level when the input is a fresh encryption of random values,
+    /// each stage first switches to its natural level
+    /// ([`Ctxt::mod_switch_to_natural_level`](crate::Ctxt::mod_switch_to_natural_level)), and
+    /// its key switches and plaintext products then grow the noise by at most
+    /// `log2_growth[s]` bits (beyond one key switch's noise). An overestimated growth gives
+    /// levels at or above the true ones: keys a little larger than needed, never too small.
+    ///
+    /// Fails with [`Error::InvalidArgument`] for a growth outside `[0, 10000]` bits.
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::Context;
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(1200).allow_insecure(true).build()?;
+    /// // Two stages, each multiplying by plaintexts of about 254 + 11 bits of norm.
+    /// let levels = ctx.stage_levels(&[265.0, 265.0])?;
+    /// assert_eq!(levels[0], ctx.num_ctxt_primes()); // a fresh input stays at the top
+    /// assert!(levels[1] < levels[0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn stage_levels(&self, log2_growth: &[f64]) -> Result<Vec<u32>> {
+        let mut out = vec![0u32; log2_growth.len()];
+        // SAFETY: the context handle is live (held by self); `log2_growth` and `out` hold
+        // `log2_growth.len()` entries each and outlive the call.
+        check(unsafe {
+            sys::helib_context_stage_levels(
+                self.as_ptr(),
+                log2_growth.as_ptr(),
+                log2_growth.len(),
+                out.as_mut_ptr(),
+            )
+        })?;
+        Ok(out)
+    }
+
     /// The ciphertext-chain primes `q_0 .. q_{L-1}`.
     pub fn primes(&self) -> Result<Vec<u64>> {
         let mut out = vec![0u64; self.inner.info.num_ctxt_primes as usize];

@@ -120,6 +120,19 @@ helib_status helib_context_primes(const helib_context* ctx, uint64_t* out, size_
     });
 }
 
+helib_status helib_context_stage_levels(const helib_context* ctx, const double* log2_growth, size_t stages,
+                                        uint32_t* out) {
+    return guard([&] {
+        require(ctx, "ctx");
+        if (stages == 0) return;
+        require(log2_growth, "log2_growth");
+        require(out, "out");
+        const std::vector<size_t> levels =
+            helib::stage_levels(*ctx->ctx, std::vector<double>(log2_growth, log2_growth + stages));
+        for (size_t s = 0; s < stages; ++s) out[s] = static_cast<uint32_t>(levels[s]);
+    });
+}
+
 helib_status helib_seckey_new(helib_seckey** out, const helib_context* ctx) {
     return guard([&] {
         require(out, "out");
@@ -323,6 +336,19 @@ helib_status helib_galois_keys_new(helib_galois_keys** out, const helib_seckey* 
     });
 }
 
+helib_status helib_galois_keys_new_capped(helib_galois_keys** out, const helib_seckey* sk, const uint64_t* elements,
+                                          const uint32_t* levels, size_t count) {
+    return guard([&] {
+        require(out, "out");
+        require(sk, "sk");
+        if (count > 0) require(elements, "elements");
+        std::vector<uint64_t> gs(elements, elements + count);
+        std::vector<size_t> lv;
+        if (levels != nullptr) lv.assign(levels, levels + count);
+        *out = new helib_galois_keys{std::make_shared<const helib::GaloisKeys>(*sk->sk, gs, lv)};
+    });
+}
+
 helib_status helib_galois_keys_merge(helib_galois_keys** out, const helib_galois_keys* const* parts,
                                      size_t count) {
     return guard([&] {
@@ -344,6 +370,14 @@ helib_status helib_galois_keys_derived(const helib_galois_keys* gk, int32_t* out
         require(gk, "gk");
         require(out, "out");
         *out = gk->gk->derived() ? 1 : 0;
+    });
+}
+
+helib_status helib_galois_keys_levels(const helib_galois_keys* gk, uint64_t g, uint32_t* out) {
+    return guard([&] {
+        require(gk, "gk");
+        require(out, "out");
+        *out = static_cast<uint32_t>(gk->gk->levels(g));
     });
 }
 

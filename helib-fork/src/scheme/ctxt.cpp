@@ -206,16 +206,13 @@ Ctxt Ctxt::galois_image(uint64_t g, const GaloisKeys& keys, const Decomposition*
 
 std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const {
     check_galois_keys(keys);
-    for (uint64_t g : elements) {
-        check_galois_element(*ctx_, g);
-        if (g != 1) keys.key(g);  // every key present before any work
-    }
     const Context& ctx = *ctx_;
+    for (uint64_t g : elements) {
+        check_galois_element(ctx, g);
+        if (g != 1) check_key_level(ctx, keys.key(g), level_);  // every key present and usable before any work
+    }
     // One rotation streams its key switch row by row instead (2-5% faster than decomposing
     // first, and no digits held), which makes this the out-of-place rotation.
-    if (keys.derived() && level_ > ctx.derivation_level())
-        throw LevelError("derived Galois keys serve levels up to " + std::to_string(ctx.derivation_level()) +
-                         ", and the ciphertext is at level " + std::to_string(level_) + " (switch it down first)");
     const bool one = elements.size() == 1;
     const Decomposition d = one ? Decomposition{} : decompose(ctx, c1_, level_, keys.derived());
     std::vector<Ctxt> out;
@@ -262,6 +259,7 @@ Ctxt Ctxt::rotated_inner_product(const std::vector<uint64_t>& elements, const st
                                       " lacks the special-prime rows a product before the mod-down needs "
                                       "(encode it extended)");
             terms[i].key = &keys.key(g);
+            check_key_level(ctx, *terms[i].key, level_);
             terms[i].perm = &keys.permutation(g);
             term_noise = switched_noise;
             any_switch = true;
@@ -506,18 +504,33 @@ Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<
     return out;
 }
 
-size_t Ctxt::natural_level() const {
-    const Context& ctx = *ctx_;
-    size_t l = level_;
-    double noise = log2_noise_;
+size_t natural_level(const Context& ctx, size_t level, double log2_noise, double* noise_there) {
+    size_t l = level;
+    double noise = log2_noise;
     while (l > 1) {
         const double after = noise - std::log2(static_cast<double>(ctx.prime(l - 1)));
         if (after < ctx.log2_modswitch_floor() + 2.0) break;
         noise = log2_add(after, ctx.log2_modswitch_floor());
         --l;
     }
+    if (noise_there != nullptr) *noise_there = noise;
     return l;
 }
+
+std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth) {
+    std::vector<size_t> out;
+    double noise = ctx.log2_fresh_noise(ctx.log2_random_msg_norm());
+    size_t level = ctx.fresh_level();
+    for (double growth : log2_growth) {
+        if (!(growth >= 0) || growth > 1e4) throw InvalidArgument("a stage's noise growth must be in [0, 10000] bits");
+        level = natural_level(ctx, level, noise, &noise);
+        out.push_back(level);
+        noise = log2_add(noise, ctx.log2_keyswitch_noise(level)) + growth;
+    }
+    return out;
+}
+
+size_t Ctxt::natural_level() const { return helib::natural_level(*ctx_, level_, log2_noise_); }
 
 void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     check_compatible(other_in);

@@ -20,6 +20,7 @@
 #include <NTL/ZZ.h>
 
 #include <memory>
+#include <vector>
 
 #include "scheme/context.h"
 #include "scheme/galois.h"
@@ -33,6 +34,17 @@ struct Decomposition;  // key_switch.h
 class Reader;          // serialize.h
 class Writer;
 enum class ObjectKind : uint16_t;
+
+// The level a ciphertext at `level` with noise 2^log2_noise switches down to while its noise
+// stays at least 2 bits above the modulus-switching floor (Ctxt::natural_level), and (when not
+// null) its noise there.
+size_t natural_level(const Context& ctx, size_t level, double log2_noise, double* noise_there = nullptr);
+
+// The levels the stages of a computation run at when its input is a fresh encryption of random
+// values, each stage switches its input to the natural level first, and its key switches and
+// plaintext products then grow the noise by log2_growth[s] bits on top of one key switch's
+// noise at that level: what a stage's Galois keys must serve.
+std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth);
 
 class Ctxt {
 public:

@@ -43,17 +43,31 @@ void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly&
     }
 }
 
-GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
+GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements, const std::vector<size_t>& levels)
     : ctx_(sk.context()), id_(sk.id()) {
     const Context& ctx = *ctx_;
+    if (!levels.empty() && levels.size() != elements.size())
+        throw InvalidArgument("Galois keys: " + std::to_string(levels.size()) + " level caps for " +
+                              std::to_string(elements.size()) + " elements");
     for (uint64_t g : elements) check_galois_element(ctx, g);
-    for (uint64_t g : elements) {
-        if (g == 1 || keys_.count(g)) continue;  // the identity needs no key
+    for (size_t lv : levels)
+        if (lv > ctx.num_chain())
+            throw InvalidArgument("a Galois key for " + std::to_string(lv) + " levels (the context has " +
+                                  std::to_string(ctx.num_chain()) + ")");
+    // Each element's key serves the most levels asked of it.
+    std::map<uint64_t, size_t> wanted;
+    for (size_t i = 0; i < elements.size(); ++i) {
+        const size_t lv = levels.empty() || levels[i] == 0 ? ctx.num_chain() : levels[i];
+        size_t& slot = wanted[elements[i]];
+        slot = std::max(slot, lv);
+    }
+    for (const auto& [g, lv] : wanted) {
+        if (g == 1) continue;  // the identity needs no key
         auto entry = std::make_shared<Entry>();
         entry->perm = galois_permutation(ctx.n(), g);
         RnsPoly under;  // sigma^-1(s) over the full basis
         apply_inverse_permutation(entry->perm, sk.s_ntt(), under);
-        entry->key = sk.make_switch_key(sk.s_ntt(), &under, g);
+        entry->key = sk.make_switch_key(sk.s_ntt(), &under, g, /*derived=*/false, lv);
         keys_.emplace(g, std::move(entry));
     }
 }
@@ -68,7 +82,10 @@ GaloisKeys::GaloisKeys(const std::vector<const GaloisKeys*>& parts) {
         if (part->id_ != id_) throw Mismatch("Galois key sets to merge belong to different secret keys");
         if (part->derived_ != derived_)
             throw Mismatch("derived and ordinary Galois keys cannot share a set (they serve different levels)");
-        keys_.insert(part->keys_.begin(), part->keys_.end());
+        for (const auto& [g, entry] : part->keys_) {
+            auto [it, inserted] = keys_.emplace(g, entry);
+            if (!inserted && entry->key.levels > it->second->key.levels) it->second = entry;
+        }
     }
 }
 

@@ -36,9 +36,12 @@ void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly&
 // Galois keys for a chosen set of elements, generated only for those.
 class GaloisKeys {
 public:
-    GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements);
+    // levels[i] (when given, one per element) caps the levels element i's key serves (0: all,
+    // see KeySwitchKey): a key used only below the top level is that much smaller.
+    GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements, const std::vector<size_t>& levels = {});
     // The union of several key sets of one secret key (throws Mismatch otherwise), sharing
-    // their keys without copies: key sets generated in parallel become one.
+    // their keys without copies: key sets generated in parallel become one. Where two sets
+    // hold a key for one element, the one serving more levels is kept.
     explicit GaloisKeys(const std::vector<const GaloisKeys*>& parts);
     // A set holding the one derived key `key` for g (MasterKeys::compose).
     GaloisKeys(std::shared_ptr<const Context> ctx, uint64_t id, uint64_t g, KeySwitchKey key);
@@ -55,8 +58,12 @@ public:
     // context's derivation level. A set never mixes the two kinds.
     bool derived() const { return derived_; }
 
+    // The levels the key for g serves (throws MissingKey when absent).
+    size_t levels(uint64_t g) const { return key(g).levels; }
+
     // Serialized (serialize.h): header, the secret key's id (u64), the number of keys (u32),
-    // then per key in increasing order of g: g (u64) and its key-switching key.
+    // then per key in increasing order of g: g (u64; a key that serves fewer levels than the
+    // top carries their count in bits 48-63) and its key-switching key.
     void save(Writer& w) const;
     static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx);
 
@@ -65,7 +72,8 @@ private:
     GaloisKeys() = default;
     // The part of save() and load() after the header and id (master_keys.h shares it).
     void save_entries(Writer& w) const;
-    void load_entries(Reader& r);
+    // allow_capped: whether keys for fewer levels than the top are accepted (not as masters).
+    void load_entries(Reader& r, bool allow_capped);
 
     struct Entry {
         KeySwitchKey key;

@@ -89,9 +89,10 @@ void key_product_row(const Context& ctx, const KeySwitchKey& key, const std::vec
                      size_t pi, const std::vector<const u64*>& x, std::vector<const u64*>& kb,
                      std::vector<const u64*>& ka, u64* o0, u64* o1) {
     const size_t terms = digit_of.size();
+    const size_t row = key_row(ctx, key, pi);
     for (size_t d = 0; d < terms; ++d) {
-        kb[d] = key.b[digit_of[d]].row(pi);
-        ka[d] = key.a[digit_of[d]].row(pi);
+        kb[d] = key.b[digit_of[d]].row(row);
+        ka[d] = key.a[digit_of[d]].row(row);
     }
     row_dot2(o0, o1, x.data(), kb.data(), ka.data(), terms, ctx.n(), ctx.ntt(pi).barrett(), ctx.simd());
 }
@@ -115,12 +116,8 @@ void special_residues(const Context& ctx, const SwitchBasis& basis, RnsPoly& spe
 
 // The switch basis of `key`, checked against the level a key switch runs at.
 const SwitchBasis& basis_for(const Context& ctx, const KeySwitchKey& key, size_t level) {
-    const SwitchBasis& basis = ctx.switch_basis(key.derived);
-    if (level > basis.max_level)
-        throw LevelError("a derived Galois key serves levels up to " + std::to_string(basis.max_level) +
-                         ", and the ciphertext is at level " + std::to_string(level) +
-                         " (switch it down first)");
-    return basis;
+    check_key_level(ctx, key, level);
+    return ctx.switch_basis(key.derived);
 }
 
 // Row i of the result, acc/P - p x/P (+ plus), as acc - x (+ plus): the keys' chain rows carry

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "math/rns_kernels.h"
+#include "scheme/errors.h"
 #include "scheme/wipe.h"
 
 namespace helib {
@@ -26,21 +27,44 @@ size_t KeySwitchKey::size_bytes() const {
     return total;
 }
 
-Basis key_rows(const Context& ctx, bool derived) {
-    const SwitchBasis& basis = ctx.switch_basis(derived);
-    return extended_basis(basis.max_level, basis.special);
+namespace {
+
+// The levels a key of `derived` kind serving `levels` (0: all) has, checked.
+size_t key_levels(const Context& ctx, bool derived, size_t levels) {
+    const size_t top = ctx.switch_basis(derived).max_level;
+    if (levels == 0) return top;
+    if (levels > top)
+        throw InvalidArgument("a key-switching key for " + std::to_string(levels) + " levels (this basis has " +
+                              std::to_string(top) + ")");
+    return levels;
 }
 
-size_t key_digits(const Context& ctx, bool derived) {
-    const size_t top = ctx.switch_basis(derived).max_level;
+}  // namespace
+
+Basis key_rows(const Context& ctx, bool derived, size_t levels) {
+    return extended_basis(key_levels(ctx, derived, levels), ctx.switch_basis(derived).special);
+}
+
+size_t key_digits(const Context& ctx, bool derived, size_t levels) {
+    const size_t top = key_levels(ctx, derived, levels);
     size_t count = 0;
     while (count < ctx.num_digits() && ctx.digit_begin(count) < top) ++count;
     return count;
 }
 
-RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived) {
+void check_key_level(const Context& ctx, const KeySwitchKey& key, size_t level) {
+    if (level <= key.levels) return;
+    if (key.derived && key.levels == ctx.derivation_level())
+        throw LevelError("a derived Galois key serves levels up to " + std::to_string(key.levels) +
+                         ", and the ciphertext is at level " + std::to_string(level) + " (switch it down first)");
+    throw LevelError("this key was made for levels up to " + std::to_string(key.levels) +
+                     ", and the ciphertext is at level " + std::to_string(level) +
+                     " (switch it down first, or generate the key for more levels)");
+}
+
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived, size_t levels) {
     Prng expand(seed, j, kPublicRounds);
-    return sample_uniform(ctx, expand, key_rows(ctx, derived));
+    return sample_uniform(ctx, expand, key_rows(ctx, derived, levels));
 }
 
 RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
@@ -88,16 +112,18 @@ SecKey::~SecKey() {
 }
 
 KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label,
-                                     bool derived) const {
+                                     bool derived, size_t levels) const {
     const Context& ctx = *ctx_;
     const size_t n = ctx.n();
     const SwitchBasis& basis = ctx.switch_basis(derived);
     // Rows below `top` carry P^-1 and the digits' gains; the rest are P's.
     const size_t top = basis.max_level;
-    const Basis full = key_rows(ctx, derived);
+    const Basis full = key_rows(ctx, derived, levels);
+    // target and s have a row for every prime, in prime order.
     const RnsPoly& s = under ? *under : s_ntt_;
     KeySwitchKey key;
     key.derived = derived;
+    key.levels = levels == 0 ? top : levels;
     key.log2_error = ctx.log2_error_norm();
     // A derived-form key draws its randomness apart from the ordinary key of the same label.
     const uint64_t stream = derived ? label | kDerivedLabelBit : label;
@@ -105,7 +131,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     Prng noise(key_seed(stream, 1));
     // Row by row, so each row's a, e and b are combined while still in cache; a is drawn as
     // expand_switch_key_a draws it (the same stream, row by row), which reading a key relies on.
-    for (size_t j = 0; j < key_digits(ctx, derived); ++j) {
+    for (size_t j = 0; j < key_digits(ctx, derived, levels); ++j) {
         Prng expand(key.seed, j, kPublicRounds);
         std::vector<int32_t> e = sample_error(noise, n);
         const SmallRows te(ctx, e, SmallScale::plaintext_modulus);
@@ -120,7 +146,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
             // is 0 outside the digit's own primes and P P^-1 = 1 on them (chain rows times P^-1).
             const bool in_digit = chain && pi >= ctx.digit_begin(j) && pi < ctx.digit_end(j);
             const u64 neg_gain = in_digit ? q - 1 : 0;
-            row_switch_key_b(b.row(r), target.row(r), neg_gain, a.row(r), s.row(r), n, ctx.ntt(pi).barrett(),
+            row_switch_key_b(b.row(r), target.row(pi), neg_gain, a.row(r), s.row(pi), n, ctx.ntt(pi).barrett(),
                              ctx.simd());
         }
         key.a.push_back(std::move(a));

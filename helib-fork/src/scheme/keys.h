@@ -23,31 +23,48 @@ class Writer;
 //
 // A derived key (master_keys.h) has the same form over the chain primes alone: the primes above
 // the context's derivation level play P's part, and the rows below it carry that P^-1.
+//
+// A key may stop short of its basis's top level (a Galois key used only below it): it then has
+// the rows of the chain primes below `levels` and of P alone, and the digits that start below
+// `levels`, the rows and digits a key switch at those levels reads. It is the same key with the
+// other rows left out, so key switches with it are unchanged; above `levels` it is a LevelError.
 struct KeySwitchKey {
     Seed seed{};
     std::vector<RnsPoly> b, a;
     // Whether P is the chain primes above the derivation level (Context::switch_basis).
     bool derived = false;
+    // The chain levels it serves (at most its switch basis's max_level, which a full key has).
+    size_t levels = 0;
     // log2 of a bound on the canonical norm of the key's error e (the key holds p e): a fresh
     // key's is Context::log2_error_norm(), a derived key's grows with its key switches.
     double log2_error = 0;
     size_t size_bytes() const;
 
     // Serialized (serialize.h): the seed (32 bytes), the digit count (u32), then each digit's b
-    // rows over the key's rows (key_rows). load() expands a again from the seed.
+    // rows over the key's rows (key_rows). load() expands a again from the seed. The levels are
+    // not part of these bytes: the caller records them (GaloisKeys) and passes them to load()
+    // (0: the basis's top level).
     void save(Writer& w) const;
-    static KeySwitchKey load(Reader& r, const Context& ctx, bool derived = false);
+    static KeySwitchKey load(Reader& r, const Context& ctx, bool derived = false, size_t levels = 0);
 };
 
-// The primes a key's rows are over, in row order: the chain, then the special primes (a derived
-// key: the chain alone). Row r is always prime index r.
-Basis key_rows(const Context& ctx, bool derived);
-// The digits a key has: those that start below its basis's top level.
-size_t key_digits(const Context& ctx, bool derived);
+// The primes the rows of a key serving `levels` chain levels (0: all its basis's) are over, in
+// row order: the chain primes below `levels`, then the special primes (a derived key: the chain
+// primes above the derivation level).
+Basis key_rows(const Context& ctx, bool derived, size_t levels = 0);
+// The digits such a key has: those that start below `levels`.
+size_t key_digits(const Context& ctx, bool derived, size_t levels = 0);
+// The row of prime index pi (below key.levels, or one of its basis's special primes) in key.
+inline size_t key_row(const Context& ctx, const KeySwitchKey& key, size_t pi) {
+    return pi < key.levels ? pi : key.levels + (pi - ctx.switch_basis(key.derived).special.front());
+}
+// Throws LevelError unless a key switch with key may run at `level`.
+void check_key_level(const Context& ctx, const KeySwitchKey& key, size_t level);
 
 // a_j of a key-switching key: row r of its rows uniform mod its prime, drawn in row order
 // from the ChaCha12 stream j of the key's seed.
-RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived = false);
+RnsPoly expand_switch_key_a(const Context& ctx, const Seed& seed, size_t j, bool derived = false,
+                            size_t levels = 0);
 // The a of a public key or of a secret-key encryption (Ctxt::encrypt_symmetric): the chain
 // rows, drawn in row order from the ChaCha12 stream 0 of its seed.
 RnsPoly expand_public_a(const Context& ctx, const Seed& seed);
@@ -81,8 +98,9 @@ public:
     // the label, whatever order the keys are generated in.
     // `derived`: in the form of a derived key (KeySwitchKey), as the identity key master key
     // sets start from (master_keys.h).
+    // `levels`: the chain levels the key serves (0: all, see KeySwitchKey).
     KeySwitchKey make_switch_key(const RnsPoly& target, const RnsPoly* under, uint64_t label,
-                                 bool derived = false) const;
+                                 bool derived = false, size_t levels = 0) const;
 
     // A fresh 32-byte seed for the randomness of key `label`'s part `part`: from the OS, or
     // derived from the secret's seed when it has one.

@@ -59,8 +59,10 @@ GaloisKeys MasterKeys::compose(const GaloisKeys* from, uint64_t g, uint64_t h) c
     std::vector<uint32_t> inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<uint32_t>(i);
 
+    if (base->levels != top) throw InvalidArgument("composition starts from a key for every derivable level");
     KeySwitchKey key;
     key.derived = true;
+    key.levels = top;
     // The key switch adds p times its noise to p e (a bound with p's bit length less one: above
     // the true quotient).
     key.log2_error =

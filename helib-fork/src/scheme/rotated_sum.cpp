@@ -57,9 +57,10 @@ void rotated_sum(const Context& ctx, const Decomposition& d, const RnsPoly& c0, 
         for (const RotatedTerm& t : terms) {
             if (t.key == nullptr && !chain) continue;
             if (t.key != nullptr) {
+                const size_t row = key_row(ctx, *t.key, pi);
                 for (size_t i = 0; i < digits; ++i) {
-                    s.kb[i] = t.key->b[d.digit_of[i]].row(pi);
-                    s.ka[i] = t.key->a[d.digit_of[i]].row(pi);
+                    s.kb[i] = t.key->b[d.digit_of[i]].row(row);
+                    s.ka[i] = t.key->a[d.digit_of[i]].row(row);
                 }
                 row_dot2(s.k0.data(), s.k1.data(), s.x.data(), s.kb.data(), s.ka.data(), digits, n, br, ctx.simd(),
                          chain ? c0.row(r) : nullptr);

@@ -199,23 +199,24 @@ void KeySwitchKey::save(Writer& w) const {
     for (const RnsPoly& poly : b) w.words(poly.data.data(), poly.data.size());
 }
 
-KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx, bool derived) {
+KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx, bool derived, size_t levels) {
     KeySwitchKey key;
     key.derived = derived;
+    key.levels = levels == 0 ? ctx.switch_basis(derived).max_level : levels;
     key.log2_error = ctx.log2_error_norm();
     r.bytes(key.seed.data(), key.seed.size(), "key seed");
     const uint32_t digits = r.u32("digit count");
-    const size_t expected = key_digits(ctx, derived);
+    const size_t expected = key_digits(ctx, derived, key.levels);
     if (digits != expected)
-        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context's keys have " +
-                std::to_string(expected) + ")");
-    const Basis full = key_rows(ctx, derived);
+        corrupt("a key-switching key with " + std::to_string(digits) + " digits (the context's keys for " +
+                std::to_string(key.levels) + " levels have " + std::to_string(expected) + ")");
+    const Basis full = key_rows(ctx, derived, key.levels);
     r.require(digits * full.size() * ctx.n() * sizeof(u64), "key-switching key");
     for (uint32_t j = 0; j < digits; ++j) {
         RnsPoly b = RnsPoly::uninit(full.size(), ctx.n());
         read_rows(r, ctx, full, b, "key-switching key");
         key.b.push_back(std::move(b));
-        key.a.push_back(expand_switch_key_a(ctx, key.seed, j, derived));
+        key.a.push_back(expand_switch_key_a(ctx, key.seed, j, derived, key.levels));
     }
     return key;
 }
@@ -286,8 +287,11 @@ void GaloisKeys::save(Writer& w) const {
 
 void GaloisKeys::save_entries(Writer& w) const {
     w.u32(static_cast<uint32_t>(keys_.size()));
+    const size_t top = ctx_->switch_basis(derived_).max_level;
     for (const auto& [g, entry] : keys_) {  // std::map: increasing g
-        w.u64(g);
+        // A full key's word is g alone, so sets of full keys keep the bytes they always had.
+        const uint64_t capped = entry->key.levels < top ? static_cast<uint64_t>(entry->key.levels) : 0;
+        w.u64(g | capped << kLevelsShift);
         entry->key.save(w);
     }
 }
@@ -296,26 +300,34 @@ GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
     GaloisKeys keys;
     keys.id_ = read_key_header(r, ObjectKind::galois_keys, *ctx);
     keys.ctx_ = std::move(ctx);
-    keys.load_entries(r);
+    keys.load_entries(r, /*allow_capped=*/true);
     return keys;
 }
 
-void GaloisKeys::load_entries(Reader& r) {
+void GaloisKeys::load_entries(Reader& r, bool allow_capped) {
     const Context& c = *ctx_;
     const uint32_t count = r.u32("key count");
-    // Each key holds at least its element and one row per prime and digit.
-    const size_t min_key = 8 + c.num_digits() * c.num_primes() * c.n() * sizeof(u64);
+    // Each key holds at least its element and one digit's rows over one chain prime and the
+    // special primes.
+    const size_t min_key = 8 + (1 + c.num_special()) * c.n() * sizeof(u64);
     if (count > c.n() || count * min_key > r.remaining())
         corrupt(std::to_string(count) + " Galois keys announced, but the data holds fewer");
+    const size_t top = c.num_chain();
     uint64_t previous = 1;
     for (uint32_t i = 0; i < count; ++i) {
-        const uint64_t g = r.u64("Galois element");
+        const uint64_t word = r.u64("Galois element");
+        const uint64_t g = word & ((uint64_t(1) << kLevelsShift) - 1);
+        const uint64_t capped = word >> kLevelsShift;
         if (g <= previous || g % 2 == 0 || g >= 2 * static_cast<uint64_t>(c.n()))
             corrupt("Galois element " + std::to_string(g) +
                     " (elements must be odd, in (1, 2N), and in increasing order)");
+        if (capped != 0 && (!allow_capped || capped >= top))
+            corrupt("a Galois key for " + std::to_string(capped) + " levels" +
+                    (allow_capped ? " (fewer than the context's " + std::to_string(top) + " expected)"
+                                  : " among master keys, which serve every level"));
         previous = g;
         auto entry = std::make_shared<Entry>();
-        entry->key = KeySwitchKey::load(r, c);
+        entry->key = KeySwitchKey::load(r, c, /*derived=*/false, static_cast<size_t>(capped));
         entry->perm = galois_permutation(c.n(), g);
         keys_.emplace(g, std::move(entry));
     }
@@ -334,7 +346,7 @@ MasterKeys MasterKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
     GaloisKeys masters;
     masters.id_ = read_key_header(r, ObjectKind::master_keys, *ctx);
     masters.ctx_ = ctx;
-    masters.load_entries(r);
+    masters.load_entries(r, /*allow_capped=*/false);
     KeySwitchKey identity = KeySwitchKey::load(r, *ctx, /*derived=*/true);
     return MasterKeys(std::move(masters), std::move(identity));
 }

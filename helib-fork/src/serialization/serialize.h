@@ -39,6 +39,10 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the byte format assume
 
 constexpr uint16_t kFormatVersion = 1;
 
+// In a Galois-key entry's element word, the levels of a key that serves fewer than the top
+// (Galois elements stay below 2^40).
+constexpr unsigned kLevelsShift = 48;
+
 enum class ObjectKind : uint16_t {
     context = 1,
     secret_key = 2,

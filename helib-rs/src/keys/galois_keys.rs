@@ -67,6 +67,8 @@ pub struct GaloisKeys {
     size_bytes: u64,
     /// Derived from master keys ([`MasterKeys`](crate::MasterKeys)).
     derived: bool,
+    /// Parallel to `elements`: the levels each key serves.
+    levels: Vec<u32>,
 }
 
 // SAFETY: the engine's Galois keys are immutable after generation; this wrapper has no
@@ -109,17 +111,37 @@ impl GaloisKeys {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// A step asked for [up to a level](GaloisSteps::step_up_to_level) gets a key for the
+    /// levels up to it only, smaller by the primes above:
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::{Context, GaloisKeys, GaloisSteps, SecKey};
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    /// #     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let full = GaloisKeys::generate(&sk, &GaloisSteps::new().step(1))?;
+    /// let low = GaloisKeys::generate(&sk, &GaloisSteps::new().step_up_to_level(1, 3))?;
+    /// assert!(low.size_bytes() < full.size_bytes());
+    /// assert_eq!(low.max_level_for(&GaloisSteps::new().step(1)), Some(3));
+    /// assert_eq!(full.max_level_for(&GaloisSteps::new().step(1)), None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn generate(sk: &SecKey, steps: &GaloisSteps) -> Result<GaloisKeys> {
         let ctx = sk.context();
-        let mut elements: Vec<u64> = steps
+        let mut wanted: Vec<(u64, Option<u32>)> = steps
             .steps
             .iter()
-            .map(|&k| rotation_element(ctx, k))
+            .zip(&steps.levels)
+            .map(|(&k, &level)| (rotation_element(ctx, k), level))
             .collect();
         if steps.row_swap {
-            elements.push(row_swap_element(ctx));
+            wanted.push((row_swap_element(ctx), None));
         }
-        Self::generate_for_elements(sk, &elements)
+        Self::generate_capped(sk, &wanted)
     }
 
     /// Generates keys for raw Galois elements `g` (odd, below `2N`): the automorphisms
@@ -147,36 +169,67 @@ impl GaloisKeys {
     /// # }
     /// ```
     pub fn generate_for_elements(sk: &SecKey, elements: &[u64]) -> Result<GaloisKeys> {
+        let wanted: Vec<(u64, Option<u32>)> = elements.iter().map(|&g| (g, None)).collect();
+        Self::generate_capped(sk, &wanted)
+    }
+
+    /// Keys for the elements of `wanted`, each for the levels up to its cap (`None`: all).
+    fn generate_capped(sk: &SecKey, wanted: &[(u64, Option<u32>)]) -> Result<GaloisKeys> {
         let ctx = sk.context();
-        if let Some(&g) = elements.iter().find(|&&g| !valid_element(ctx, g)) {
+        if let Some(&(g, _)) = wanted.iter().find(|&&(g, _)| !valid_element(ctx, g)) {
             return Err(Error::InvalidArgument(invalid_element_message(ctx, g)));
         }
-        let mut wanted: Vec<u64> = elements.iter().copied().filter(|&g| g != 1).collect();
-        wanted.sort_unstable();
-        wanted.dedup();
+        let top = ctx.num_ctxt_primes();
+        if let Some(level) = wanted
+            .iter()
+            .filter_map(|&(_, l)| l)
+            .find(|&l| l == 0 || l > top)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "a Galois key up to level {level}: levels run from 1 to the context's {top}"
+            )));
+        }
+        // One key per element, serving the most levels asked of it (0: all, for the engine).
+        let mut keys: Vec<(u64, u32)> = wanted
+            .iter()
+            .filter(|&&(g, _)| g != 1)
+            .map(|&(g, l)| (g, l.map_or(0, |l| if l == top { 0 } else { l })))
+            .collect();
+        // Per element, the most levels first (0, all of them, above any cap).
+        keys.sort_unstable_by_key(|&(g, l)| (g, std::cmp::Reverse(l.wrapping_sub(1))));
+        keys.dedup_by_key(|&mut (g, _)| g);
         // The keys are independent and the secret key is only read, so with several threads in
         // the current rayon pool each key is generated on its own and the sets are merged (the
         // engine shares the keys, it does not copy them).
-        if wanted.len() > 1 && rayon::current_num_threads() > 1 {
-            let parts = wanted
+        let elements: Vec<u64> = keys.iter().map(|&(g, _)| g).collect();
+        if keys.len() > 1 && rayon::current_num_threads() > 1 {
+            let parts = keys
                 .par_iter()
-                .map(|&g| Self::generate_raw(sk, &[g]))
+                .map(|&key| Self::generate_raw(sk, &[key]))
                 .collect::<Result<Vec<_>>>()?;
-            return Self::merged(sk, &parts, wanted);
+            return Self::merged(sk, &parts, elements);
         }
-        Self::generate_raw(sk, &wanted)
+        Self::generate_raw(sk, &keys)
     }
 
-    /// One engine call for `wanted` (valid, sorted, deduplicated, without 1).
-    fn generate_raw(sk: &SecKey, wanted: &[u64]) -> Result<GaloisKeys> {
+    /// One engine call for `keys` (valid elements, sorted, deduplicated, without 1; each with
+    /// its levels, 0 for all).
+    fn generate_raw(sk: &SecKey, keys: &[(u64, u32)]) -> Result<GaloisKeys> {
+        let (elements, levels): (Vec<u64>, Vec<u32>) = keys.iter().copied().unzip();
         let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
-        // SAFETY: the secret-key handle is live and only read; `wanted` holds `wanted.len()`
-        // elements and outlives the call (an empty slice's dangling pointer is never read for
-        // count 0); `raw` is a valid out-pointer, set only on success.
+        // SAFETY: the secret-key handle is live and only read; `elements` and `levels` hold
+        // `elements.len()` entries each and outlive the call (an empty slice's dangling pointer
+        // is never read for count 0); `raw` is a valid out-pointer, set only on success.
         check(unsafe {
-            sys::helib_galois_keys_new(&mut raw, sk.as_ptr(), wanted.as_ptr(), wanted.len())
+            sys::helib_galois_keys_new_capped(
+                &mut raw,
+                sk.as_ptr(),
+                elements.as_ptr(),
+                levels.as_ptr(),
+                elements.len(),
+            )
         })?;
-        Self::from_raw(raw, sk.context(), Some(wanted.to_vec()))
+        Self::from_raw(raw, sk.context(), Some(elements))
     }
 
     /// The union of `parts`, all generated from `sk`, whose elements are `elements`.
@@ -215,6 +268,7 @@ impl GaloisKeys {
             elements: elements.unwrap_or_default(),
             size_bytes: 0,
             derived: false,
+            levels: Vec::new(),
         };
         // SAFETY (these three calls): the handle is live and only read; the out-pointers are
         // valid, and `keys.elements` is written only after being sized to the engine's count.
@@ -231,6 +285,16 @@ impl GaloisKeys {
                 sys::helib_galois_keys_elements(raw.as_ptr(), out, len, needed)
             })?;
         }
+        keys.levels = keys
+            .elements
+            .iter()
+            .map(|&g| {
+                let mut levels = 0u32;
+                // SAFETY: as above; `levels` is a valid out-pointer.
+                check(unsafe { sys::helib_galois_keys_levels(raw.as_ptr(), g, &mut levels) })?;
+                Ok(levels)
+            })
+            .collect::<Result<_>>()?;
         Ok(keys)
     }
 
@@ -297,16 +361,60 @@ impl GaloisKeys {
         self.derived
     }
 
-    /// The highest level these keys rotate at: the context's
-    /// [`derivation_level`](Context::derivation_level) for derived keys, `None` (every level)
-    /// for keys generated from the secret key. A computation switches its ciphertexts down to
-    /// it first.
+    /// The highest level every one of these keys rotates at: the context's
+    /// [`derivation_level`](Context::derivation_level) for derived keys, the lowest
+    /// [level cap](GaloisSteps::step_up_to_level) among capped keys, `None` (every level) for
+    /// keys generated from the secret key without caps. A computation switches its
+    /// ciphertexts down to it first; one that uses only some of the keys asks
+    /// [`max_level_for`](Self::max_level_for) instead.
     pub fn max_level(&self) -> Option<u32> {
-        if self.derived {
-            self.ctx.derivation_level()
-        } else {
-            None
+        self.lowest_cap(self.levels.iter().copied())
+    }
+
+    /// The highest level at which every key `steps` asks for rotates (`None`: every level):
+    /// what a computation that rotates by `steps` switches its ciphertexts down to first.
+    /// Steps without a key here are left out (a rotation by them fails anyway).
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::{Context, GaloisKeys, GaloisSteps, SecKey};
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    /// #     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let gk = GaloisKeys::generate(&sk, &GaloisSteps::new().step(1).step_up_to_level(2, 4))?;
+    /// assert_eq!(gk.max_level_for(&GaloisSteps::new().step(1)), None);
+    /// assert_eq!(gk.max_level_for(&GaloisSteps::new().steps([1, 2])), Some(4));
+    /// assert_eq!(gk.max_level(), Some(4));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn max_level_for(&self, steps: &GaloisSteps) -> Option<u32> {
+        let mut elements: Vec<u64> = steps
+            .steps
+            .iter()
+            .map(|&k| rotation_element(&self.ctx, k))
+            .collect();
+        if steps.row_swap {
+            elements.push(row_swap_element(&self.ctx));
         }
+        self.lowest_cap(
+            elements
+                .iter()
+                .filter_map(|g| self.elements.binary_search(g).ok())
+                .map(|i| self.levels[i]),
+        )
+    }
+
+    /// The lowest of `levels` if it is below what an uncapped key of this set serves.
+    fn lowest_cap(&self, levels: impl Iterator<Item = u32>) -> Option<u32> {
+        let full = if self.derived {
+            self.ctx.derivation_level()?
+        } else {
+            self.ctx.num_ctxt_primes()
+        };
+        let lowest = levels.min().map_or(full, |l| l.min(full));
+        (self.derived || lowest < full).then_some(lowest)
     }
 
     /// Whether [`Ctxt::rotate_rows`](crate::Ctxt::rotate_rows) by `k` has its key: `k` is reduced modulo `N/2`, and a

@@ -17,9 +17,28 @@
 /// assert_eq!(steps.requested_steps(), &[1, 2, 4, -1]);
 /// assert!(steps.includes_row_swap());
 /// ```
+///
+/// # Keys for the lower levels only
+///
+/// A rotation a computation uses only after its ciphertexts have dropped some primes (a second
+/// stage, say) needs a key over the remaining primes only: [`step_up_to_level`](Self::step_up_to_level)
+/// asks for such a key, which is smaller in memory and on the wire by the primes it leaves out.
+/// Rotating a ciphertext above that level with it is an [`Error::Level`](crate::Error::Level);
+/// the transforms of `he-fft` switch their inputs down to the levels their keys serve
+/// ([`GaloisKeys::max_level_for`](crate::GaloisKeys::max_level_for)).
+///
+/// ```
+/// use helib_rs::GaloisSteps;
+///
+/// let steps = GaloisSteps::new().step(1).step_up_to_level(8, 3);
+/// assert_eq!(steps.requested_steps(), &[1, 8]);
+/// assert_eq!(steps.requested_levels(), &[None, Some(3)]);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GaloisSteps {
     pub(crate) steps: Vec<i64>,
+    /// Parallel to `steps`: the highest level the step's key must serve (`None`: every level).
+    pub(crate) levels: Vec<Option<u32>>,
     pub(crate) row_swap: bool,
 }
 
@@ -47,6 +66,38 @@ impl GaloisSteps {
     /// ```
     pub fn step(mut self, k: i64) -> Self {
         self.steps.push(k);
+        self.levels.push(None);
+        self
+    }
+
+    /// Adds the row rotation by `k` for ciphertexts at `level` or below only: its key carries
+    /// the chain primes below `level` (and the special primes), no more. Asked for twice, a
+    /// step's key serves the most levels asked (any request without a level: all of them).
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let steps = GaloisSteps::new().step_up_to_level(4, 10).step_up_to_level(4, 12);
+    /// assert_eq!(steps.requested_levels(), &[Some(10), Some(12)]); // the key serves 12
+    /// ```
+    pub fn step_up_to_level(mut self, k: i64, level: u32) -> Self {
+        self.steps.push(k);
+        self.levels.push(Some(level));
+        self
+    }
+
+    /// [`step_up_to_level`](Self::step_up_to_level) for every step in `ks`.
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let steps = GaloisSteps::new().steps_up_to_level([1, 2, 3], 5);
+    /// assert_eq!(steps.requested_levels(), &[Some(5); 3]);
+    /// ```
+    pub fn steps_up_to_level(mut self, ks: impl IntoIterator<Item = i64>, level: u32) -> Self {
+        for k in ks {
+            self = self.step_up_to_level(k, level);
+        }
         self
     }
 
@@ -60,7 +111,9 @@ impl GaloisSteps {
     /// assert_eq!(steps.requested_steps().len(), 10);
     /// ```
     pub fn steps(mut self, ks: impl IntoIterator<Item = i64>) -> Self {
-        self.steps.extend(ks);
+        for k in ks {
+            self = self.step(k);
+        }
         self
     }
 
@@ -87,6 +140,48 @@ impl GaloisSteps {
         &self.steps
     }
 
+    /// For each of [`requested_steps`](Self::requested_steps), the highest level its key was
+    /// asked to serve (`None`: every level).
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let steps = GaloisSteps::new().step(1).step_up_to_level(2, 7);
+    /// assert_eq!(steps.requested_levels(), &[None, Some(7)]);
+    /// ```
+    pub fn requested_levels(&self) -> &[Option<u32>] {
+        &self.levels
+    }
+
+    /// The same steps, each for ciphertexts at `level` or below only (a cap already lower is
+    /// kept). The row swap's key always serves every level.
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let steps = GaloisSteps::new().step(1).step_up_to_level(2, 3).up_to_level(5);
+    /// assert_eq!(steps.requested_levels(), &[Some(5), Some(3)]);
+    /// ```
+    pub fn up_to_level(mut self, level: u32) -> Self {
+        self.levels
+            .iter_mut()
+            .for_each(|l| *l = Some(l.map_or(level, |l| l.min(level))));
+        self
+    }
+
+    /// The same steps with every level cap lifted: keys for every level.
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// let steps = GaloisSteps::new().step_up_to_level(2, 7).all_levels();
+    /// assert_eq!(steps.requested_levels(), &[None]);
+    /// ```
+    pub fn all_levels(mut self) -> Self {
+        self.levels.iter_mut().for_each(|l| *l = None);
+        self
+    }
+
     /// Whether the row swap was requested.
     ///
     /// ```
@@ -110,6 +205,7 @@ impl GaloisSteps {
     pub fn union(&self, other: &GaloisSteps) -> GaloisSteps {
         GaloisSteps {
             steps: self.steps.iter().chain(&other.steps).copied().collect(),
+            levels: self.levels.iter().chain(&other.levels).copied().collect(),
             row_swap: self.row_swap || other.row_swap,
         }
     }

@@ -1,0 +1,104 @@
+//! Galois keys for the levels each stage runs at: every multi-stage route asks for keys below
+//! the top for its later stages, those keys are smaller, and the results are what keys for
+//! every level give: the same values, at the same level, with the same noise budget (so the
+//! planned levels are never below the ones the stages run at).
+
+use ark_bn254::Fr;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::{
+    four_step_ciphertext_bits, four_step_witness_map_ciphertext_bits, Direction,
+    EncryptedTransform, EncryptedWitnessMap, Fft, FftOptions, FourStepWitnessMap, Route,
+    WitnessMap,
+};
+use helib_rs::{Ctxt, GaloisKeys, GaloisSteps};
+
+mod common;
+use common::{random_vector, toy_keys, Keys, N};
+
+/// Asks for keys below the top, and returns the capped keys and the keys for every level.
+fn both_keys(k: &Keys, steps: &GaloisSteps, what: &str) -> (GaloisKeys, GaloisKeys) {
+    let top = k.ctx.num_ctxt_primes();
+    assert!(
+        steps
+            .requested_levels()
+            .iter()
+            .any(|l| matches!(l, Some(l) if *l < top)),
+        "{what}: no key below the top level {top}"
+    );
+    let capped = GaloisKeys::generate(&k.sk, steps).expect("capped keys");
+    let full = GaloisKeys::generate(&k.sk, &steps.clone().all_levels()).expect("keys");
+    assert!(
+        capped.size_bytes() < full.size_bytes(),
+        "{what}: {} vs {} bytes",
+        capped.size_bytes(),
+        full.size_bytes()
+    );
+    assert!(capped.to_bytes().unwrap().len() < full.to_bytes().unwrap().len());
+    (capped, full)
+}
+
+/// The same levels and noise budgets: the caps cost nothing.
+fn same_bookkeeping(capped: &[Ctxt], full: &[Ctxt], what: &str) {
+    assert_eq!(capped.len(), full.len());
+    for (a, b) in capped.iter().zip(full) {
+        assert_eq!(a.level(), b.level(), "{what}");
+        assert!(
+            (a.noise_budget() - b.noise_budget()).abs() < 1e-9,
+            "{what}: budget {} with capped keys, {} with full ones",
+            a.noise_budget(),
+            b.noise_budget()
+        );
+    }
+}
+
+#[test]
+fn fft_routes_with_keys_for_their_levels() {
+    let k = toy_keys(four_step_ciphertext_bits(N, 254, 4 * N));
+    for (route, n) in [(Route::TwoStages, 256), (Route::FourSteps, 4 * N)] {
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let fft = Fft::new(
+            route,
+            &k.ctx,
+            &domain,
+            Direction::Forward,
+            &FftOptions::default(),
+        )
+        .unwrap();
+        let what = format!("{route:?}, n = {n}");
+        let (capped, full) = both_keys(&k, &fft.galois_steps(), &what);
+        let x = random_vector(n, n as u64);
+        let input = fft.encrypt(&k.pk, &x).unwrap();
+        let y = fft.apply(&capped, &input).unwrap();
+        let z = fft.apply(&full, &input).unwrap();
+        assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), domain.fft(&x), "{what}");
+        assert_eq!(fft.decrypt(&k.sk, &z).unwrap(), domain.fft(&x), "{what}");
+        same_bookkeeping(&y, &z, &what);
+    }
+}
+
+#[test]
+fn witness_maps_with_keys_for_their_levels() {
+    let k = toy_keys(four_step_witness_map_ciphertext_bits(N, 254, 2 * N));
+    let maps: Vec<Box<dyn EncryptedWitnessMap<Fr>>> = vec![
+        Box::new(WitnessMap::<Fr>::new(&k.ctx, N / 4, &FftOptions::default()).unwrap()),
+        Box::new(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * N, &FftOptions::default()).unwrap()),
+    ];
+    for map in &maps {
+        let n = map.len();
+        let what = format!("{}, n = {n}", map.route_name());
+        let (capped, full) = both_keys(&k, &map.galois_steps(), &what);
+        let a = random_vector(n, 1);
+        let b = random_vector(n, 2);
+        let mut x = map.encrypt(&k.pk, &a).unwrap();
+        x.extend(map.encrypt(&k.pk, &b).unwrap());
+        let h = map.witness_map(Some(&capped), &x, &|_, _| {}).unwrap();
+        let g = map.witness_map(Some(&full), &x, &|_, _| {}).unwrap();
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+        let decrypted = map.decrypt(&k.sk, &h).unwrap();
+        he_fft::check::quotient(&domain, &a, &b, &c, &decrypted)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(decrypted, map.decrypt(&k.sk, &g).unwrap(), "{what}");
+        same_bookkeeping(&h, &g, &what);
+    }
+}
