@@ -10,7 +10,7 @@ use he_fft::{
     EncryptedTransform, EncryptedWitnessMap, Fft, FftOptions, FourStepWitnessMap, Route,
     WitnessMap,
 };
-use helib_rs::{Ctxt, GaloisKeys, GaloisSteps};
+use helib_rs::{Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 mod common;
 use common::{random_vector, toy_keys, Keys, N};
@@ -55,25 +55,52 @@ fn same_bookkeeping(capped: &[Ctxt], full: &[Ctxt], what: &str) {
 fn fft_routes_with_keys_for_their_levels() {
     let k = toy_keys(four_step_ciphertext_bits(N, 254, 4 * N));
     for (route, n) in [(Route::TwoStages, 256), (Route::FourSteps, 4 * N)] {
-        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
-        let fft = Fft::new(
-            route,
-            &k.ctx,
-            &domain,
-            Direction::Forward,
-            &FftOptions::default(),
-        )
-        .unwrap();
-        let what = format!("{route:?}, n = {n}");
-        let (capped, full) = both_keys(&k, &fft.galois_steps(), &what);
-        let x = random_vector(n, n as u64);
-        let input = fft.encrypt(&k.pk, &x).unwrap();
-        let y = fft.apply(&capped, &input).unwrap();
-        let z = fft.apply(&full, &input).unwrap();
-        assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), domain.fft(&x), "{what}");
-        assert_eq!(fft.decrypt(&k.sk, &z).unwrap(), domain.fft(&x), "{what}");
-        same_bookkeeping(&y, &z, &what);
+        fft_with_keys_for_its_levels(&k, route, n);
     }
+}
+
+fn fft_with_keys_for_their_levels_at(route: Route, n: usize) {
+    let ctx = route.context::<Fr>(n).unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    fft_with_keys_for_its_levels(&Keys { ctx, sk, pk }, route, n);
+}
+
+/// The secure contexts, where the stages drop five primes each (about a minute).
+#[test]
+#[ignore = "N = 65536: run with --ignored"]
+fn real_sizes_with_keys_for_their_levels() {
+    fft_with_keys_for_their_levels_at(Route::TwoStages, 4096);
+    fft_with_keys_for_their_levels_at(Route::FourSteps, 65536);
+    let ctx = he_fft::witness_map_context::<Fr>(4096).unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let k = Keys { ctx, sk, pk };
+    witness_map_with_keys_for_its_levels(
+        &k,
+        &WitnessMap::<Fr>::new(&k.ctx, 4096, &FftOptions::default()).unwrap(),
+    );
+}
+
+fn fft_with_keys_for_its_levels(k: &Keys, route: Route, n: usize) {
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    let fft = Fft::new(
+        route,
+        &k.ctx,
+        &domain,
+        Direction::Forward,
+        &FftOptions::default(),
+    )
+    .unwrap();
+    let what = format!("{route:?}, n = {n}");
+    let (capped, full) = both_keys(k, &fft.galois_steps(), &what);
+    let x = random_vector(n, n as u64);
+    let input = fft.encrypt(&k.pk, &x).unwrap();
+    let y = fft.apply(&capped, &input).unwrap();
+    let z = fft.apply(&full, &input).unwrap();
+    assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), domain.fft(&x), "{what}");
+    assert_eq!(fft.decrypt(&k.sk, &z).unwrap(), domain.fft(&x), "{what}");
+    same_bookkeeping(&y, &z, &what);
 }
 
 #[test]
@@ -84,21 +111,25 @@ fn witness_maps_with_keys_for_their_levels() {
         Box::new(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * N, &FftOptions::default()).unwrap()),
     ];
     for map in &maps {
-        let n = map.len();
-        let what = format!("{}, n = {n}", map.route_name());
-        let (capped, full) = both_keys(&k, &map.galois_steps(), &what);
-        let a = random_vector(n, 1);
-        let b = random_vector(n, 2);
-        let mut x = map.encrypt(&k.pk, &a).unwrap();
-        x.extend(map.encrypt(&k.pk, &b).unwrap());
-        let h = map.witness_map(Some(&capped), &x, &|_, _| {}).unwrap();
-        let g = map.witness_map(Some(&full), &x, &|_, _| {}).unwrap();
-        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
-        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-        let decrypted = map.decrypt(&k.sk, &h).unwrap();
-        he_fft::check::quotient(&domain, &a, &b, &c, &decrypted)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert_eq!(decrypted, map.decrypt(&k.sk, &g).unwrap(), "{what}");
-        same_bookkeeping(&h, &g, &what);
+        witness_map_with_keys_for_its_levels(&k, map.as_ref());
     }
+}
+
+fn witness_map_with_keys_for_its_levels(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>) {
+    let n = map.len();
+    let what = format!("{}, n = {n}", map.route_name());
+    let (capped, full) = both_keys(k, &map.galois_steps(), &what);
+    let a = random_vector(n, 1);
+    let b = random_vector(n, 2);
+    let mut x = map.encrypt(&k.pk, &a).unwrap();
+    x.extend(map.encrypt(&k.pk, &b).unwrap());
+    let h = map.witness_map(Some(&capped), &x, &|_, _| {}).unwrap();
+    let g = map.witness_map(Some(&full), &x, &|_, _| {}).unwrap();
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+    let decrypted = map.decrypt(&k.sk, &h).unwrap();
+    he_fft::check::quotient(&domain, &a, &b, &c, &decrypted)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(decrypted, map.decrypt(&k.sk, &g).unwrap(), "{what}");
+    same_bookkeeping(&h, &g, &what);
 }

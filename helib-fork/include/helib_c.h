@@ -116,9 +116,10 @@ helib_status helib_context_get_info(const helib_context *ctx, helib_context_info
 helib_status helib_context_primes(const helib_context *ctx, uint64_t *out, size_t out_len,
                                   size_t *needed);
 /* For planning Galois keys that serve the lower levels only: out[s] (s < stages) is the level
- * stage s of a computation runs at when its input is a fresh encryption of random values,
- * each stage first switches to the natural level (helib_ctxt_mod_switch_to_natural) and then
- * grows the noise by at most log2_growth[s] bits (each in [0, 10000]) beyond one key switch. */
+ * stage s of a computation runs at when its input is a fresh (secret-key) encryption of random
+ * values, each stage first switches to the natural level (helib_ctxt_mod_switch_to_natural) and
+ * then grows the noise by log2_growth[s] bits (each in [0, 10000]) beyond one key switch. More
+ * noise drops more primes: growths above the true ones give levels at or below the true ones. */
 helib_status helib_context_stage_levels(const helib_context *ctx, const double *log2_growth, size_t stages,
                                         uint32_t *out);
 

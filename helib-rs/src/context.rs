@@ -225,12 +225,13 @@ impl Context {
 
     /// The levels at which the stages of a computation run, for planning Galois keys that
     /// serve only the levels they are used at ([`GaloisSteps::step_up_to_level`](crate::GaloisSteps::step_up_to_level)):
-    /// `out[s]` is stage `s`'s level when the input is a fresh encryption of random values,
-    /// each stage first switches to its natural level
+    /// `out[s]` is stage `s`'s level when the input is a fresh (secret-key) encryption of
+    /// random values, each stage first switches to its natural level
     /// ([`Ctxt::mod_switch_to_natural_level`](crate::Ctxt::mod_switch_to_natural_level)), and
-    /// its key switches and plaintext products then grow the noise by at most
-    /// `log2_growth[s]` bits (beyond one key switch's noise). An overestimated growth gives
-    /// levels at or above the true ones: keys a little larger than needed, never too small.
+    /// its key switches and plaintext products then grow the noise by `log2_growth[s]` bits
+    /// (beyond one key switch's noise). A noisier ciphertext drops more primes, so growths
+    /// above the true ones give levels at or below the true ones (by one level while the
+    /// excess stays under a prime's bits).
     ///
     /// Fails with [`Error::InvalidArgument`] for a growth outside `[0, 10000]` bits.
     ///

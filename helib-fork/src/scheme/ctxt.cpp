@@ -519,7 +519,9 @@ size_t natural_level(const Context& ctx, size_t level, double log2_noise, double
 
 std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth) {
     std::vector<size_t> out;
-    double noise = ctx.log2_fresh_noise(ctx.log2_random_msg_norm());
+    // The lower of the two fresh noises (secret-key encryption's): a noisier input only
+    // drops more primes, so the levels planned from the quieter one are never lower.
+    double noise = ctx.log2_fresh_noise_symmetric(ctx.log2_random_msg_norm());
     size_t level = ctx.fresh_level();
     for (double growth : log2_growth) {
         if (!(growth >= 0) || growth > 1e4) throw InvalidArgument("a stage's noise growth must be in [0, 10000] bits");

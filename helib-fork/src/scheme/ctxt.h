@@ -40,10 +40,11 @@ enum class ObjectKind : uint16_t;
 // null) its noise there.
 size_t natural_level(const Context& ctx, size_t level, double log2_noise, double* noise_there = nullptr);
 
-// The levels the stages of a computation run at when its input is a fresh encryption of random
-// values, each stage switches its input to the natural level first, and its key switches and
-// plaintext products then grow the noise by log2_growth[s] bits on top of one key switch's
-// noise at that level: what a stage's Galois keys must serve.
+// The levels the stages of a computation run at when its input is a fresh (secret-key)
+// encryption of random values, each stage switches its input to the natural level first, and
+// its key switches and plaintext products then grow the noise by log2_growth[s] bits on top of
+// one key switch's noise at that level. More noise drops more primes: growths above the true
+// ones give levels at or below the true ones.
 std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth);
 
 class Ctxt {
