@@ -180,7 +180,9 @@ impl MasterKeys {
     /// Derives the Galois keys for the rotations in `steps`: what
     /// [`GaloisKeys::generate`](crate::GaloisKeys::generate) would give the owner, computed by
     /// the server from the masters. The keys are [derived](GaloisKeys::is_derived): they
-    /// rotate ciphertexts at [`Context::derivation_level`] and below.
+    /// rotate ciphertexts at [`Context::derivation_level`] and below. Level caps in `steps`
+    /// ([`GaloisSteps::step_up_to_level`]) are not applied: derived keys stay in memory, and
+    /// cutting them after derivation raised the server's peak memory more than it saved.
     ///
     /// Fails with [`Error::MissingKey`] for a rotation the masters do not generate.
     pub fn derive(&self, steps: &GaloisSteps) -> Result<GaloisKeys> {
