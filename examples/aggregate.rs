@@ -149,21 +149,22 @@ fn users_server_owner(
         .map(|(u, path)| -> Result<UserTimes, BoxError> {
             let values = user_values(seed, u as u64, len, args.counters, agg)?;
             let mut times = UserTimes::default();
-            let upload = if u % 2 == 0 {
+            let bytes = if u % 2 == 0 {
                 let t = Instant::now();
                 let upload = agg.encrypt(pk, &values)?;
                 times.fresh = Some(t.elapsed());
-                upload
+                Aggregation::upload_to_bytes(&upload)?
             } else {
                 let t = Instant::now();
                 let mut pool = EncryptionPool::public(pk, per_user)?;
                 times.offline = Some(t.elapsed());
+                // Online: the message added to the zeros' rows, straight to bytes (the
+                // fresh upload above still has its serialization ahead of it).
                 let t = Instant::now();
-                let upload = agg.encrypt_with_pool(&mut pool, &values)?;
+                let parts = agg.encrypt_with_pool_to_bytes(&mut pool, &values)?;
                 times.online = Some(t.elapsed());
-                upload
+                Aggregation::upload_parts_to_bytes(&parts)?
             };
-            let bytes = Aggregation::upload_to_bytes(&upload)?;
             std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             times.bytes = bytes.len();
             Ok(times)

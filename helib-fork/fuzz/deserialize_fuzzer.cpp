@@ -33,7 +33,7 @@ constexpr uint32_t kCappedLevels = 7;
 constexpr uint64_t kP[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
 constexpr uint64_t kRotateLeft1 = 3;  // g = 3 rotates both slot rows by one
 
-enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kKinds };
+enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kCoeffCtxt, kKinds };
 
 void must(helib_status s, const char* what) {
     if (s != HELIB_OK) {
@@ -121,6 +121,7 @@ struct Fixture {
         seeds[kCtxt] = bytes_of(helib_ctxt_serialize, ct);
         seeds[kMasterKeys] = bytes_of(helib_master_keys_serialize, mk);
         seeds[kEncryptionKey] = bytes_of(helib_pubkey_serialize_encryption_key, pk);
+        seeds[kCoeffCtxt] = bytes_of(helib_ctxt_serialize_coefficient_form, ct);
         size_t needed = 0;
         must(helib_seckey_encrypt_serialized(sk, coeffs.data(), info.ring_degree, nullptr, 0, &needed),
              "seeded size");
@@ -304,6 +305,26 @@ void run_one(const uint8_t* input, size_t size) {
             const helib_status s = helib_ctxt_deserialize(&c, f.pk, data, len);
             if (s != HELIB_OK) {
                 expect_refusal(s, "ciphertext");
+                break;
+            }
+            use_ctxt(f, f.sk, f.gk, c);
+            helib_ctxt_free(c);
+            break;
+        }
+        case kCoeffCtxt: {
+            // An online encryption: the message is added in place to bytes the engine must check
+            // first; whatever it accepts must then load and work.
+            std::vector<uint8_t> bytes(data, data + len);
+            const uint64_t one[4] = {1, 0, 0, 0};
+            const helib_status s = helib_coefficient_form_add_poly(f.pk, bytes.data(), bytes.size(), one, 1, nullptr);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "online encryption");
+                break;
+            }
+            helib_ctxt* c = nullptr;
+            const helib_status r = helib_ctxt_deserialize(&c, f.pk, bytes.data(), bytes.size());
+            if (r != HELIB_OK) {
+                expect_refusal(r, "online encryption read back");
                 break;
             }
             use_ctxt(f, f.sk, f.gk, c);

@@ -342,9 +342,23 @@ helib_status helib_galois_keys_elements(const helib_galois_keys *gk, uint64_t *o
                                         size_t *needed);
 /* A ciphertext, with its level, noise bound and plaintext factor. Deserializing attaches it to
  * pk (whose relinearization key multiplication uses), which must belong to the same secret key;
- * it reads both helib_ctxt_serialize's bytes and helib_seckey_encrypt_serialized's. */
+ * it reads helib_ctxt_serialize's, helib_seckey_encrypt_serialized's and
+ * helib_ctxt_serialize_coefficient_form's bytes. */
 helib_status helib_ctxt_serialize(const helib_ctxt *c, uint8_t *out, size_t out_len, size_t *needed);
 helib_status helib_ctxt_deserialize(helib_ctxt **out, const helib_pubkey *pk, const uint8_t *data, size_t len);
+/* Online encryption. helib_ctxt_serialize_coefficient_form writes a ciphertext with c0's rows in
+ * coefficient form (NTT form everywhere else); helib_ctxt_deserialize reads it, transforming c0
+ * back. helib_coefficient_form_add_poly adds a polynomial (coeffs as in helib_ctxt_encrypt) to
+ * such bytes in place, with no transform, and reports the new noise budget in bits (may be
+ * NULL). The bytes must hold a ciphertext under pk's secret key with plaintext factor 1. Meant
+ * for encryptions of zero made ahead of time, each used for exactly one message: adding two
+ * messages to one zero, or one zero to two messages, gives ciphertexts whose difference is in
+ * the clear. Bad coefficients leave the bytes as they were; a corrupt residue found while
+ * summing is an error with the bytes half-summed (discard them). */
+helib_status helib_ctxt_serialize_coefficient_form(const helib_ctxt *c, uint8_t *out, size_t out_len,
+                                                   size_t *needed);
+helib_status helib_coefficient_form_add_poly(const helib_pubkey *pk, uint8_t *data, size_t len,
+                                             const uint64_t *coeffs, size_t num_coeffs, double *noise_budget);
 /* Secret-key encryption of a polynomial (coeffs as in helib_ctxt_encrypt), written straight out
  * as bytes that helib_ctxt_deserialize reads: c1 is uniform and travels as its 32-byte seed, so
  * the bytes are about half of a serialized public-key encryption, and the fresh noise is lower

@@ -121,6 +121,28 @@ int main() {
     expect(helib_ctxt_deserialize(&bad, pk, bytes.data(), bytes.size()) != 0 && bad == nullptr,
            "truncated bytes refused");
 
+    // Online encryption: a zero with c0 in coefficient form, a message added in place, read back.
+    helib_ctxt* zero = nullptr;
+    call(helib_ctxt_encrypt(&zero, pk, nullptr, 0), "encryption of zero");
+    call(helib_ctxt_serialize_coefficient_form(zero, nullptr, 0, &len), "coefficient-form size");
+    std::vector<uint8_t> online(len);
+    call(helib_ctxt_serialize_coefficient_form(zero, online.data(), online.size(), &len), "coefficient form");
+    const std::vector<uint64_t> msg = poly({5, 6});
+    double budget = 0;
+    call(helib_coefficient_form_add_poly(pk, online.data(), online.size(), msg.data(), 2, &budget), "online add");
+    expect(budget > 0, "an online encryption keeps a budget");
+    helib_ctxt* got = nullptr;
+    call(helib_ctxt_deserialize(&got, pk, online.data(), online.size()), "read an online encryption");
+    if (got != nullptr) decrypts_to(got, {5, 6}, "online encryption");
+    std::vector<uint8_t> full(len);
+    call(helib_ctxt_serialize(zero, nullptr, 0, &len), "full size");
+    full.resize(len);
+    call(helib_ctxt_serialize(zero, full.data(), full.size(), &len), "full form");
+    expect(helib_coefficient_form_add_poly(pk, full.data(), full.size(), msg.data(), 2, nullptr) != 0,
+           "a ciphertext in NTT form is refused for online encryption");
+    helib_ctxt_free(got);
+    helib_ctxt_free(zero);
+
     helib_ctxt_free(back);
     helib_ctxt_free(ca);
     helib_ctxt_free(cb);

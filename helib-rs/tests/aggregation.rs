@@ -164,6 +164,61 @@ fn pool_uploads_sum_like_fresh_ones() {
 }
 
 #[test]
+fn pool_uploads_in_bytes_sum_like_fresh_ones() {
+    // Below the top level (the toy context's uploads are switched down): through a
+    // ciphertext in memory.
+    let (fx, agg) = setup(4);
+    let mut r = rng(5);
+    let vectors: Vec<Vec<F>> = (0..4).map(|_| random_poly(&mut r, 30)).collect();
+    let mut pool = EncryptionPool::secret(&fx.sk, &fx.pk, 3).unwrap();
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    for (i, v) in vectors.iter().enumerate() {
+        let upload = if i < 3 {
+            Aggregation::upload_parts_to_bytes(
+                &agg.encrypt_with_pool_to_bytes(&mut pool, v).unwrap(),
+            )
+            .unwrap()
+        } else {
+            Aggregation::upload_to_bytes(&agg.encrypt(&fx.pk, v).unwrap()).unwrap()
+        };
+        sum.add_bytes(&upload).unwrap();
+    }
+    assert_eq!(sum.decrypt::<F>(&fx.sk, 30).unwrap(), plain_sum(&vectors));
+    assert!(agg
+        .encrypt_with_pool_to_bytes(&mut pool, &vectors[0])
+        .is_err()); // used up
+}
+
+#[test]
+fn pool_uploads_at_the_top_level_skip_the_transform() {
+    // The real parameters (N = 32768): uploads travel at the zeros' level, so after the
+    // first upload has fixed it, each is the zero plus the message, c0 in coefficient form.
+    let agg = Aggregation::new::<F>(1000).unwrap();
+    let sk = helib_rs::SecKey::generate(agg.context()).unwrap();
+    let pk = helib_rs::PubKey::generate(&sk).unwrap();
+    let n = agg.values_per_ciphertext();
+    let mut r = rng(6);
+    let vectors: Vec<Vec<F>> = (0..3).map(|_| random_poly(&mut r, n)).collect();
+    let mut pool = EncryptionPool::public(&pk, 3).unwrap();
+    let mut sum = EncryptedSum::new(&agg, &pk);
+    let mut kinds = Vec::new();
+    for v in &vectors {
+        let parts = agg.encrypt_with_pool_to_bytes(&mut pool, v).unwrap();
+        assert_eq!(parts.len(), 1);
+        kinds.push(parts[0][6]);
+        sum.add_bytes(&Aggregation::upload_parts_to_bytes(&parts).unwrap())
+            .unwrap();
+        let ct = helib_rs::Ctxt::from_bytes(&pk, &parts[0]).unwrap();
+        assert_eq!(ct.level(), agg.context().num_ctxt_primes());
+        assert!(ct.noise_budget() >= agg.upload_margin_bits());
+    }
+    // The first went through memory (NTT form, kind 5) and fixed the upload level; the
+    // others skipped the transform (kind 9).
+    assert_eq!(kinds, vec![5, 9, 9]);
+    assert_eq!(sum.decrypt::<F>(&sk, n).unwrap(), plain_sum(&vectors));
+}
+
+#[test]
 fn counters_sum_exactly() {
     let (fx, agg) = setup(5);
     let counters: Vec<u64> = vec![u64::MAX, 0, 1, u64::MAX - 1];

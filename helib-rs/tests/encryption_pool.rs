@@ -6,7 +6,7 @@ use std::time::Instant;
 use ark_bn254::Fr;
 use ark_ff::UniformRand;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use helib_rs::{BatchEncoder, Context, EncryptionPool, Error, PubKey, SecKey};
+use helib_rs::{BatchEncoder, Context, Ctxt, EncryptionPool, Error, PubKey, SecKey};
 
 fn toy() -> (Context, SecKey, PubKey) {
     let ctx = Context::builder()
@@ -33,7 +33,13 @@ fn every_zero_is_fresh_and_decrypts_exactly() {
         let x: Vec<Fr> = (0..2048).map(|_| Fr::rand(&mut rng)).collect();
         let mut seen = Vec::new();
         while !pool.is_empty() {
-            let ct = pool.encrypt_slots(&enc, &x).unwrap();
+            // In memory and straight to bytes, in turn.
+            let ct = if pool.len() % 2 == 0 {
+                pool.encrypt_slots(&enc, &x).unwrap()
+            } else {
+                let bytes = pool.encrypt_slots_to_bytes(&enc, &x).unwrap();
+                Ctxt::from_bytes(&pk, &bytes).unwrap()
+            };
             assert_eq!(sk.decrypt_slots(&enc, &ct).unwrap(), x);
             // Same message, so equal bytes would mean reused randomness.
             let bytes = ct.to_bytes().unwrap();
@@ -49,6 +55,31 @@ fn every_zero_is_fresh_and_decrypts_exactly() {
             Err(Error::InvalidArgument(m)) if m.contains("empty")
         ));
     }
+}
+
+#[test]
+fn online_bytes_are_a_ciphertext_with_c0_in_coefficient_form() {
+    let (_ctx, sk, pk) = toy();
+    let mut rng = StdRng::seed_from_u64(2);
+    let coeffs: Vec<Fr> = (0..2048).map(|_| Fr::rand(&mut rng)).collect();
+    let mut pool = EncryptionPool::public(&pk, 2).unwrap();
+    let bytes = pool.encrypt_poly_to_bytes(&coeffs).unwrap();
+    assert_eq!(&bytes[6..8], &9u16.to_le_bytes()); // the object kind
+    let ct = Ctxt::from_bytes(&pk, &bytes).unwrap();
+    assert_eq!(sk.decrypt_poly::<Fr>(&ct).unwrap(), coeffs);
+    // The same size as the ciphertext in NTT form, and a fresh encryption's noise.
+    assert_eq!(ct.to_bytes().unwrap().len(), bytes.len());
+    let fresh = pk.encrypt_poly(&coeffs).unwrap();
+    assert!((ct.noise_budget() - fresh.noise_budget()).abs() < 1.0);
+    // A message that does not fit is refused before the zero is touched: it stays.
+    let too_long = vec![Fr::from(1u64); 2049];
+    assert!(pool.encrypt_poly_to_bytes(&too_long).is_err());
+    assert_eq!(pool.len(), 1);
+    let ct = Ctxt::from_bytes(&pk, &pool.encrypt_poly_to_bytes(&coeffs[..3]).unwrap()).unwrap();
+    assert_eq!(
+        &sk.decrypt_poly::<Fr>(&ct).unwrap()[..4],
+        &[coeffs[0], coeffs[1], coeffs[2], Fr::from(0u64)]
+    );
 }
 
 #[test]
@@ -95,8 +126,8 @@ fn pool_bytes_round_trip_and_are_validated() {
     assert_eq!(&sk.decrypt_slots(&enc, &ct).unwrap()[..3], &x[..]);
 
     for bad in [
-        bytes[..bytes.len() - 1].to_vec(), // truncated
-        [bytes.clone(), vec![0]].concat(), // trailing byte
+        bytes[..bytes.len() - 1].to_vec(),  // truncated
+        [bytes.to_vec(), vec![0]].concat(), // trailing byte
         [u64::MAX.to_le_bytes().to_vec(), bytes[8..].to_vec()].concat(), // forged count
         vec![],
     ] {
@@ -105,6 +136,18 @@ fn pool_bytes_round_trip_and_are_validated() {
             Err(Error::InvalidArgument(_))
         ));
     }
+    // A ciphertext in NTT form is not a zero of the pool's form.
+    let full = pk.encrypt_poly::<Fr>(&[]).unwrap().to_bytes().unwrap();
+    let forged = [
+        1u64.to_le_bytes().to_vec(),
+        (full.len() as u64).to_le_bytes().to_vec(),
+        full,
+    ]
+    .concat();
+    assert!(matches!(
+        EncryptionPool::from_bytes(&pk, &forged),
+        Err(Error::InvalidArgument(m)) if m.contains("pool's form")
+    ));
     // Zeros under another key are refused.
     let sk2 = SecKey::generate(&ctx).unwrap();
     let pk2 = PubKey::generate(&sk2).unwrap();

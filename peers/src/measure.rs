@@ -76,15 +76,17 @@ impl Figures {
     }
 }
 
-/// The median time of `f` over at least `min_runs` runs and about `budget` of wall time.
+/// The median time of `f` over at least `min_runs` runs and about `budget` of wall time. The
+/// previous run's result is dropped outside the timed region.
 pub fn median<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) -> (T, Duration) {
     let start = Instant::now();
     let mut times = Vec::new();
     let mut out;
     loop {
         let t = Instant::now();
-        out = f();
+        let result = f();
         times.push(t.elapsed());
+        out = result;
         if times.len() >= min_runs && (start.elapsed() >= budget || times.len() >= 1000) {
             break;
         }

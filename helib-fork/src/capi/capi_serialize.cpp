@@ -3,6 +3,7 @@
 
 #include "capi/capi_support.h"
 #include "math/rns_poly.h"
+#include "scheme/coefficient_form.h"
 #include "serialization/serialize.h"
 
 namespace {
@@ -155,6 +156,25 @@ helib_status helib_ctxt_serialize(const helib_ctxt* c, uint8_t* out, size_t out_
     return guard([&] {
         require(c, "c");
         serialize_into(out, out_len, needed, [&](helib::Writer& w) { c->c.save(w); });
+    });
+}
+
+helib_status helib_ctxt_serialize_coefficient_form(const helib_ctxt* c, uint8_t* out, size_t out_len, size_t* needed) {
+    return guard([&] {
+        require(c, "c");
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { c->c.save_coefficient_form(w); });
+    });
+}
+
+helib_status helib_coefficient_form_add_poly(const helib_pubkey* pk, uint8_t* data, size_t len, const uint64_t* coeffs,
+                                             size_t num_coeffs, double* noise_budget) {
+    return guard([&] {
+        require(pk, "pk");
+        require(data, "data");
+        if (num_coeffs > 0) require(coeffs, "coeffs");
+        const double budget =
+            helib::add_poly_in_coefficient_form(*pk->pk->context(), pk->pk->id(), data, len, coeffs, num_coeffs);
+        if (noise_budget) *noise_budget = budget;
     });
 }
 

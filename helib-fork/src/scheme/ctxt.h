@@ -123,6 +123,10 @@ public:
     // is (keys.h).
     void save(Writer& w) const;
     static Ctxt load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id);
+    // The same fields with c0's rows in coefficient form (kind coefficient_ciphertext), the form
+    // an online encryption adds its message to without a transform (coefficient_form.h). load()
+    // reads it back, transforming c0 again.
+    void save_coefficient_form(Writer& w) const;
 
 private:
     // mod_switch_down without its checks (callers have made them).

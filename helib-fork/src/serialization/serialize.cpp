@@ -1,6 +1,7 @@
 // Writing and validated reading of contexts, keys and ciphertexts (format in serialize.h).
 #include "serialization/serialize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -31,6 +32,7 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::seeded_ciphertext: return "a seeded ciphertext";
         case ObjectKind::master_keys: return "master Galois keys";
         case ObjectKind::encryption_key: return "a public key without relinearization key";
+        case ObjectKind::coefficient_ciphertext: return "an online encryption (c0 in coefficient form)";
     }
     return "an unknown object";
 }
@@ -56,7 +58,7 @@ struct HeaderFields {
 };
 
 // Magic, version and kind (`kind` or `alternative`).
-HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternative) {
+HeaderFields read_header_fields(Reader& r, std::initializer_list<ObjectKind> kinds) {
     uint8_t magic[4];
     r.bytes(magic, 4, "header");
     if (std::memcmp(magic, kMagic, 4) != 0) corrupt("not a bigp-he object (bad magic bytes)");
@@ -65,9 +67,9 @@ HeaderFields read_header_fields(Reader& r, ObjectKind kind, ObjectKind alternati
         corrupt("format version " + std::to_string(version) + " (this engine reads version " +
                 std::to_string(kFormatVersion) + ")");
     const uint16_t got = r.u16("object kind");
-    if (got != static_cast<uint16_t>(kind) && got != static_cast<uint16_t>(alternative)) {
-        const bool known = got >= 1 && got <= static_cast<uint16_t>(ObjectKind::encryption_key);
-        corrupt(std::string("expected ") + kind_name(kind) + ", found " +
+    if (std::none_of(kinds.begin(), kinds.end(), [&](ObjectKind k) { return got == static_cast<uint16_t>(k); })) {
+        const bool known = got >= 1 && got <= kLastObjectKind;
+        corrupt(std::string("expected ") + kind_name(*kinds.begin()) + ", found " +
                 (known ? kind_name(static_cast<ObjectKind>(got)) : "an unknown kind " + std::to_string(got)));
     }
     return {static_cast<ObjectKind>(got), r.u64("context fingerprint")};
@@ -145,7 +147,11 @@ void read_header(Reader& r, ObjectKind kind, const Context& ctx) {
 }
 
 ObjectKind read_header_either(Reader& r, ObjectKind kind, ObjectKind alternative, const Context& ctx) {
-    const HeaderFields h = read_header_fields(r, kind, alternative);
+    return read_header_any(r, {kind, alternative}, ctx);
+}
+
+ObjectKind read_header_any(Reader& r, std::initializer_list<ObjectKind> kinds, const Context& ctx) {
+    const HeaderFields h = read_header_fields(r, kinds);
     if (h.fingerprint != context_fingerprint(ctx))
         throw Mismatch(std::string("the data holds ") + kind_name(h.kind) +
                        " of another context (its parameters differ from this one's)");
@@ -167,7 +173,7 @@ void save_context(Writer& w, const Context& ctx) {
 }
 
 std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
-    const uint64_t fingerprint = read_header_fields(r, ObjectKind::context, ObjectKind::context).fingerprint;
+    const uint64_t fingerprint = read_header_fields(r, {ObjectKind::context}).fingerprint;
     ContextParams params;
     params.m = r.u64("m");
     params.ciphertext_bits = r.u32("ciphertext bits");
@@ -379,8 +385,9 @@ size_t Ctxt::seeded_size(const Context& ctx) {
 
 Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
     const Context& c = *ctx;
-    const bool seeded =
-        read_header_either(r, ObjectKind::ciphertext, ObjectKind::seeded_ciphertext, c) == ObjectKind::seeded_ciphertext;
+    const ObjectKind kind = read_header_any(
+        r, {ObjectKind::ciphertext, ObjectKind::seeded_ciphertext, ObjectKind::coefficient_ciphertext}, c);
+    const bool seeded = kind == ObjectKind::seeded_ciphertext;
     const uint64_t id = r.u64("key id");
     if (id != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
     const uint32_t level = r.u32("level");
@@ -405,6 +412,8 @@ Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) 
     out.factor_ = factor;
     out.c0_ = RnsPoly::uninit(level, c.n());
     read_rows(r, c, chain, out.c0_, "ciphertext");
+    if (kind == ObjectKind::coefficient_ciphertext)
+        for (size_t i = 0; i < level; ++i) c.ntt(i).forward(out.c0_.row(i));
     if (seeded) {
         Seed seed;
         r.bytes(seed.data(), seed.size(), "seed");

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,7 +57,12 @@ enum class ObjectKind : uint16_t {
     // A public key without its relinearization key: for encryption, and for a server that
     // multiplies no two ciphertexts.
     encryption_key = 8,
+    // An online encryption (an encryption of zero made ahead of time, plus a message added
+    // without a transform): the ciphertext's fields, c0's rows in coefficient form, c1's rows
+    // in NTT form. Reading transforms c0 (coefficient_form.h).
+    coefficient_ciphertext = 9,
 };
+constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::coefficient_ciphertext);
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
 
@@ -78,6 +84,8 @@ public:
     void u64(uint64_t v) { bytes(&v, sizeof v); }
     void f64(double v) { bytes(&v, sizeof v); }
     void words(const uint64_t* p, size_t count) { bytes(p, count * sizeof(uint64_t)); }
+    // Whether this writer only counts (no buffer): expensive conversions can then be skipped.
+    bool counting() const { return out_ == nullptr; }
     size_t size() const { return pos_; }
 
 private:
@@ -129,6 +137,8 @@ void write_header(Writer& w, ObjectKind kind, const Context& ctx);
 void read_header(Reader& r, ObjectKind kind, const Context& ctx);
 // The same for an object that may be either of two kinds; returns the one found.
 ObjectKind read_header_either(Reader& r, ObjectKind kind, ObjectKind alternative, const Context& ctx);
+// The same for an object of any of `kinds` (the first one names what was expected).
+ObjectKind read_header_any(Reader& r, std::initializer_list<ObjectKind> kinds, const Context& ctx);
 
 // A context: header, then m (u64), the requested ciphertext bits (u32) and key-switching digits
 // (u32), and p as a limb count (u32) and little-endian u64 limbs.

@@ -1,8 +1,11 @@
 //! [`EncryptionPool`]: offline/online encryption with fresh encryptions of zero, each used once.
 
 use ark_ff::PrimeField;
+use helib_bindings as sys;
+use zeroize::Zeroizing;
 
-use crate::error::{Error, Result};
+use crate::encoding::field::encode_poly;
+use crate::error::{check, Error, Result};
 use crate::{BatchEncoder, Ctxt, PubKey, SecKey};
 
 /// Encryptions of zero made ahead of time (offline), each consumed by exactly one online
@@ -39,19 +42,46 @@ use crate::{BatchEncoder, Ctxt, PubKey, SecKey};
 /// ```
 pub struct EncryptionPool {
     pk: PubKey,
-    zeros: Vec<Ctxt>,
+    zeros: Vec<Zero>,
+}
+
+/// One encryption of zero, as bytes with `c0` in coefficient form: an online encryption adds
+/// the message's residues to those rows in place and hands the bytes on, with no transform and
+/// no copy. Wiped when dropped unused: whoever saw a zero could subtract it from the
+/// ciphertext made with it.
+struct Zero {
+    bytes: Zeroizing<Vec<u8>>,
+    level: u32,
+}
+
+impl Zero {
+    fn new(ct: &Ctxt) -> Result<Zero> {
+        Ok(Zero {
+            bytes: Zeroizing::new(ct.to_bytes_coefficient_form()?),
+            level: ct.level(),
+        })
+    }
+
+    /// The bytes, no longer secret once a message was added (taken out unwiped).
+    fn into_upload(mut self) -> Vec<u8> {
+        std::mem::take(&mut *self.bytes)
+    }
 }
 
 /// The most zeros one pool holds: bounds what [`EncryptionPool::from_bytes`] accepts before it
 /// allocates (a zero at `N = 65536` is tens of MiB).
 pub const MAX_POOL_SIZE: usize = 1 << 20;
 
+/// Bytes 6..8 of every engine object name its kind; 9 is a ciphertext whose `c0` is in
+/// coefficient form, the form a pool's zeros take.
+const COEFFICIENT_FORM_KIND: u16 = 9;
+
 impl EncryptionPool {
     /// `count` fresh public-key encryptions of zero under `pk`.
     pub fn public(pk: &PubKey, count: usize) -> Result<Self> {
         check_count(count)?;
         let zeros = (0..count)
-            .map(|_| pk.encrypt_limbs(&[]))
+            .map(|_| Zero::new(&pk.encrypt_limbs(&[])?))
             .collect::<Result<_>>()?;
         Ok(EncryptionPool {
             pk: pk.clone(),
@@ -64,7 +94,7 @@ impl EncryptionPool {
     pub fn secret(sk: &SecKey, pk: &PubKey, count: usize) -> Result<Self> {
         check_count(count)?;
         let zeros = (0..count)
-            .map(|_| Ctxt::from_bytes(pk, &sk.encrypt_limbs_to_bytes(&[])?))
+            .map(|_| Zero::new(&Ctxt::from_bytes(pk, &sk.encrypt_limbs_to_bytes(&[])?)?))
             .collect::<Result<_>>()?;
         Ok(EncryptionPool {
             pk: pk.clone(),
@@ -95,35 +125,107 @@ impl EncryptionPool {
         self.encrypt_poly(&poly)
     }
 
-    /// Online encryption of a plaintext polynomial (up to `N` coefficients).
+    /// Online encryption of a plaintext polynomial (up to `N` coefficients), as a ciphertext
+    /// in memory. [`encrypt_poly_to_bytes`](Self::encrypt_poly_to_bytes) is faster when the
+    /// ciphertext is to be sent: it skips the transform that this call makes on reading.
     pub fn encrypt_poly<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<Ctxt> {
-        let mut ct = self.zeros.pop().ok_or_else(|| {
+        let (bytes, _) = self.add_to_next(coeffs)?;
+        Ctxt::from_bytes(&self.pk, &bytes)
+    }
+
+    /// Online encryption of up to `N` slot values, as the bytes to send:
+    /// [`encrypt_poly_to_bytes`](Self::encrypt_poly_to_bytes) of their encoding.
+    pub fn encrypt_slots_to_bytes<F: PrimeField>(
+        &mut self,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+    ) -> Result<Vec<u8>> {
+        let poly = encoder.encode(values)?;
+        self.encrypt_poly_to_bytes(&poly)
+    }
+
+    /// Online encryption of a plaintext polynomial (up to `N` coefficients), straight to the
+    /// bytes that [`Ctxt::from_bytes`] reads: the message's residues are added to the zero's
+    /// rows in place, with no transform and no copy. Whoever reads the bytes makes the one
+    /// transform (of `c0`) that a fresh encryption makes on the device.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{Context, Ctxt, EncryptionPool, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).allow_insecure(true).build()?; // toy size, insecure
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let mut pool = EncryptionPool::public(&pk, 1)?;
+    /// let coeffs = [Fr::from(7u64), Fr::from(8u64)];
+    /// let upload = pool.encrypt_poly_to_bytes(&coeffs)?; // online: no transform
+    /// let ct = Ctxt::from_bytes(&pk, &upload)?; // the receiver transforms c0
+    /// assert_eq!(&sk.decrypt_poly::<Fr>(&ct)?[..2], &coeffs[..]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn encrypt_poly_to_bytes<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<Vec<u8>> {
+        Ok(self.add_to_next(coeffs)?.0)
+    }
+
+    /// The level the next zero is at (the context's fresh level), if any is left.
+    pub(crate) fn next_level(&self) -> Option<u32> {
+        self.zeros.last().map(|z| z.level)
+    }
+
+    /// The next zero plus `coeffs`, as bytes, and the noise budget they leave. The engine
+    /// checks the message before it touches the zero, so on an error the zero stays.
+    pub(crate) fn add_to_next<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<(Vec<u8>, f64)> {
+        let limbs = encode_poly(self.pk.context(), coeffs)?;
+        let num_coeffs = limbs.len() / self.pk.context().plaintext_limbs();
+        let zero = self.zeros.last_mut().ok_or_else(|| {
             Error::InvalidArgument(
                 "the encryption pool is empty: fill a new one (a zero is never used twice)".into(),
             )
         })?;
-        if let Err(e) = ct.add_poly(coeffs) {
-            self.zeros.push(ct);
-            return Err(e);
-        }
-        Ok(ct)
+        let mut budget = 0.0;
+        // SAFETY: the key handle is live; the zero's bytes are exclusively borrowed and
+        // writable for their length; `limbs` holds `num_coeffs` values of `plaintext_limbs`
+        // limbs and is live for the call; `budget` is a valid out-pointer.
+        check(unsafe {
+            sys::helib_coefficient_form_add_poly(
+                self.pk.inner.as_ptr(),
+                zero.bytes.as_mut_ptr(),
+                zero.bytes.len(),
+                limbs.as_ptr(),
+                num_coeffs,
+                &mut budget,
+            )
+        })?;
+        let zero = self
+            .zeros
+            .pop()
+            .ok_or_else(|| Error::Internal("the zero vanished".into()))?;
+        Ok((zero.into_upload(), budget))
     }
 
     /// The pool as bytes, for a device that precomputes while idle; consumed, so the same
     /// zeros cannot also stay in memory. The count (`u64`, little-endian), then each zero as
-    /// its length (`u64`) and [`Ctxt::to_bytes`].
-    pub fn into_bytes(self) -> Result<Vec<u8>> {
-        let mut out = (self.zeros.len() as u64).to_le_bytes().to_vec();
-        for ct in &self.zeros {
-            let bytes = ct.to_bytes()?;
-            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-            out.extend_from_slice(&bytes);
+    /// its length (`u64`) and its bytes (a ciphertext with `c0` in coefficient form, which
+    /// [`Ctxt::from_bytes`] also reads). Secret like a one-time pad: whoever holds a zero can
+    /// take it off the ciphertext made with it. Store it readable by its owner only (0600),
+    /// load it once and delete it; the returned buffer is wiped when dropped.
+    pub fn into_bytes(self) -> Result<Zeroizing<Vec<u8>>> {
+        let total = self.zeros.iter().map(|z| 8 + z.bytes.len()).sum::<usize>() + 8;
+        let mut out = Zeroizing::new(Vec::with_capacity(total));
+        out.extend_from_slice(&(self.zeros.len() as u64).to_le_bytes());
+        for zero in &self.zeros {
+            out.extend_from_slice(&(zero.bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(&zero.bytes);
         }
         Ok(out)
     }
 
     /// Reads a pool written by [`into_bytes`](Self::into_bytes) for `pk`, validating every zero
-    /// as [`Ctxt::from_bytes`] does. Load a stored pool once.
+    /// as [`Ctxt::from_bytes`] does (and that it is in the pool's form). Load a stored pool
+    /// once.
     pub fn from_bytes(pk: &PubKey, bytes: &[u8]) -> Result<Self> {
         let corrupt = |what: &str| Error::InvalidArgument(format!("corrupt data: pool {what}"));
         let mut rest = bytes;
@@ -145,8 +247,15 @@ impl EncryptionPool {
             if len > rest.len() {
                 return Err(corrupt("truncated"));
             }
-            let (ct, tail) = rest.split_at(len);
-            zeros.push(Ctxt::from_bytes(pk, ct)?);
+            let (zero, tail) = rest.split_at(len);
+            if zero.get(6..8) != Some(&COEFFICIENT_FORM_KIND.to_le_bytes()[..]) {
+                return Err(corrupt("entry that is not a zero in the pool's form"));
+            }
+            let level = Ctxt::from_bytes(pk, zero)?.level();
+            zeros.push(Zero {
+                bytes: Zeroizing::new(zero.to_vec()),
+                level,
+            });
             rest = tail;
         }
         if !rest.is_empty() {

@@ -354,9 +354,20 @@ impl Ctxt {
         })
     }
 
+    /// The same with `c0`'s rows in coefficient form, the form an
+    /// [`EncryptionPool`](crate::EncryptionPool) keeps its zeros in (adding a message then
+    /// needs no transform). [`from_bytes`](Self::from_bytes) reads it.
+    pub(crate) fn to_bytes_coefficient_form(&self) -> Result<Vec<u8>> {
+        collect_bytes(|out, len, needed| {
+            // SAFETY: as in `to_bytes`.
+            unsafe { sys::helib_ctxt_serialize_coefficient_form(self.as_ptr(), out, len, needed) }
+        })
+    }
+
     /// Reads a ciphertext written by [`to_bytes`](Self::to_bytes), or a fresh one from
     /// [`SecKey::encrypt_slots_to_bytes`] / [`SecKey::encrypt_poly_to_bytes`] (whose seeded
-    /// half is expanded again), and attaches it to `pk`
+    /// half is expanded again) or from [`EncryptionPool::encrypt_poly_to_bytes`](crate::EncryptionPool::encrypt_poly_to_bytes)
+    /// (whose `c0` is transformed on reading), and attaches it to `pk`
     /// (multiplication relinearizes with `pk`'s key), which must belong to the secret key it
     /// is encrypted under ([`Error::Mismatch`] otherwise).
     ///

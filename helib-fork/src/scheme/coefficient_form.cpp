@@ -1,0 +1,73 @@
+#include "scheme/coefficient_form.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "math/rns_poly.h"
+#include "scheme/ctxt.h"
+#include "scheme/errors.h"
+#include "scheme/noise.h"
+#include "serialization/serialize.h"
+
+namespace helib {
+
+void Ctxt::save_coefficient_form(Writer& w) const {
+    if (c0_.rows != level_ || c1_.rows != level_)
+        throw std::logic_error("ciphertext rows do not match its level");
+    save_fields(w, ObjectKind::coefficient_ciphertext);
+    const Context& ctx = *ctx_;
+    std::vector<u64> row(ctx.n());
+    for (size_t i = 0; i < level_; ++i) {
+        if (!w.counting()) {
+            std::copy(c0_.row(i), c0_.row(i) + ctx.n(), row.begin());
+            ctx.ntt(i).inverse(row.data());
+        }
+        w.words(row.data(), row.size());
+    }
+    w.words(c1_.data.data(), c1_.data.size());
+}
+
+double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t* data, size_t len, const u64* coeffs,
+                                    size_t num) {
+    Reader r(data, len);
+    read_header(r, ObjectKind::coefficient_ciphertext, ctx);
+    if (r.u64("key id") != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
+    const uint32_t level = r.u32("level");
+    if (level < 1 || level > ctx.num_chain()) corrupt("level " + std::to_string(level));
+    const size_t noise_at = len - r.remaining();
+    const double noise = r.f64("noise bound");
+    if (!(noise >= 0) || noise > ctx.log2_q(level)) corrupt("a noise bound out of range");
+    std::vector<u64> factor(ctx.p_limbs());
+    r.bytes(factor.data(), factor.size() * sizeof(u64), "plaintext factor");
+    if (factor[0] != 1 || std::any_of(factor.begin() + 1, factor.end(), [](u64 v) { return v != 0; }))
+        throw InvalidArgument("an online encryption needs a zero with plaintext factor 1 (this one was modulus-switched)");
+    const size_t n = ctx.n(), rows_at = len - r.remaining(), row_bytes = n * sizeof(u64);
+    if (r.remaining() != 2 * level * row_bytes) corrupt("ciphertext rows of the wrong length");
+
+    // Everything about the message is checked here, before the bytes change.
+    const Basis chain = chain_basis(ctx, level);
+    std::vector<double> centered;
+    const RnsPoly m = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
+    for (size_t i = 0; i < level; ++i) {
+        const u64 q = ctx.prime(i);
+        uint8_t* row = data + rows_at + i * row_bytes;
+        const u64* y = m.row(i);
+        u64 worst = 0;
+        // The rows sit at an offset that is not a multiple of 8: words go through memcpy.
+        for (size_t k = 0; k < n; ++k) {
+            u64 x;
+            std::memcpy(&x, row + k * sizeof(u64), sizeof x);
+            worst = x > worst ? x : worst;
+            x = add_mod(x, y[k], q);
+            std::memcpy(row + k * sizeof(u64), &x, sizeof x);
+        }
+        if (worst >= q) corrupt("ciphertext: a residue is not below its prime");
+    }
+    const double grown = log2_add(noise, ctx.log2_canonical_norm(centered));
+    std::memcpy(data + noise_at, &grown, sizeof grown);
+    return ctx.log2_q(level) - 1.0 - grown;
+}
+
+}  // namespace helib
