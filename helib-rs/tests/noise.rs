@@ -204,6 +204,50 @@ fn mod_switching_costs_little_budget_above_the_floor() {
     assert_noise_within_bound(&fx.sk, &ct, "after switching a product down");
 }
 
+#[test]
+fn switching_several_primes_at_once_matches_one_at_a_time() {
+    // mod_switch_to drops several primes with one division by their product; its result
+    // decrypts to what dropping them one by one gives, with the same level, factor and bound,
+    // and measured noise within that bound: from a fresh ciphertext (noise at the floor after
+    // the switch) and from a product (noise far above it).
+    let fx = fixture();
+    let mut rng = rng(24);
+    let m = random_poly(&mut rng, n());
+    let fresh = fx.pk.encrypt_poly(&m).expect("encrypt");
+    let w = random_poly(&mut rng, n());
+    let mut product = fresh.clone();
+    product
+        .mul_assign(&fx.pk.encrypt_poly(&w).expect("encrypt"))
+        .expect("mul");
+    for (name, ct) in [("fresh", &fresh), ("product", &product)] {
+        let mut tried = 0;
+        for drop in 2..ct.level().min(7) {
+            let target = ct.level() - drop;
+            let mut at_once = ct.clone();
+            if at_once.mod_switch_to(target).is_err() {
+                break; // below the lowest level that keeps the plaintext
+            }
+            tried += 1;
+            let mut one_by_one = ct.clone();
+            for _ in 0..drop {
+                one_by_one.mod_switch_down().expect("switch one prime");
+            }
+            assert_eq!(at_once.level(), target);
+            assert_eq!(at_once.log2_noise_bound(), one_by_one.log2_noise_bound());
+            assert_eq!(
+                fx.sk.decrypt_poly::<F>(&at_once).expect("decrypt"),
+                fx.sk.decrypt_poly::<F>(&one_by_one).expect("decrypt"),
+                "{name}, {drop} primes"
+            );
+            assert_noise_within_bound(&fx.sk, &at_once, name);
+        }
+        assert!(
+            tried >= 2,
+            "{name}: only {tried} multi-prime switches possible"
+        );
+    }
+}
+
 /// Keeps multiplying until the engine gives up; decryption must never return a wrong value.
 #[test]
 fn multiplying_until_exhausted_never_decrypts_wrongly() {

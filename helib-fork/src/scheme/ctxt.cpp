@@ -610,6 +610,12 @@ void Ctxt::drop_prime() {
         }
         part->truncate(top);
     }
+    account_dropped_prime();
+}
+
+void Ctxt::account_dropped_prime() {
+    const Context& ctx = *ctx_;
+    const u64 q = ctx.prime(level_ - 1);
     const bool exhausted = noise_budget() <= 0;
     --level_;
     log2_noise_ = exhausted ? kInf
@@ -643,7 +649,10 @@ void Ctxt::mod_switch_to(size_t level) {
                          " would use up the noise budget, so the plaintext would be lost; the lowest level "
                          "that keeps it is " +
                          std::to_string(lowest_safe_level()));
-    while (level_ > level) drop_prime();
+    if (level_ - level >= 2)
+        drop_primes(level_ - level);
+    else if (level_ > level)
+        drop_prime();
 }
 
 }  // namespace helib

@@ -131,6 +131,12 @@ public:
 private:
     // mod_switch_down without its checks (callers have made them).
     void drop_prime();
+    // The same for the top `count` >= 2 chain primes at once (mod_switch.cpp): one division by
+    // their product, with the noise bound, level and factor that dropping them one at a time
+    // would record (its bound covers this rounding too).
+    void drop_primes(size_t count);
+    // The bookkeeping of dropping the top chain prime: level, noise bound, plaintext factor.
+    void account_dropped_prime();
     Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level);
     // The fields save() writes before the rows (c0 alone suffices for a seeded ciphertext).
     void save_fields(Writer& w, ObjectKind kind) const;
