@@ -5,7 +5,7 @@
 // One prime at a time costs an NTT per remaining prime per dropped prime; at once, the k
 // dropped rows are inverted once, delta / D is formed on them, and each remaining row takes
 // one base conversion and one NTT. For 5 of 29 primes that is 29 transforms per part instead
-// of about 130.
+// of 135.
 //
 // delta is formed exactly, not only up to a multiple of D: from the centered residues
 // z_j = [c p^-1 (D/d_j)^-1]_{d_j}, delta = sum_j z_j D/d_j - v D with v = round(sum_j z_j / d_j),
