@@ -255,12 +255,7 @@ impl Aggregation {
             .map(|chunk| match (self.upload_level.get(), pool.next_level()) {
                 (Some(&level), Some(zero_level)) if level == zero_level => {
                     let (bytes, budget) = pool.add_to_next(chunk)?;
-                    if budget < margin {
-                        return Err(Error::Internal(format!(
-                            "an upload at level {level} kept {budget:.1} bits of budget, below \
-                             the {margin:.1} its sum needs"
-                        )));
-                    }
+                    check_upload_budget(level, budget, margin)?;
                     Ok(bytes)
                 }
                 _ => self.compact(pool.encrypt_poly(chunk)?)?.to_bytes(),
@@ -292,13 +287,7 @@ impl Aggregation {
                 if ct.level() > level {
                     ct.mod_switch_to(level)?;
                 }
-                if ct.noise_budget() < margin {
-                    return Err(Error::Internal(format!(
-                        "an upload switched to level {level} kept {:.1} bits of budget, below \
-                         the {margin:.1} its sum needs",
-                        ct.noise_budget()
-                    )));
-                }
+                check_upload_budget(level, ct.noise_budget(), margin)?;
             }
             None => {
                 ct.compact_for_decryption(margin)?;
@@ -534,6 +523,18 @@ fn in_file(path: &Path, e: Error) -> Error {
         Error::Mismatch(m) => Error::Mismatch(format!("{}: {m}", path.display())),
         other => other,
     }
+}
+
+/// An upload at `level` must keep the budget its sum needs (the parameters guarantee it: a
+/// failure here is the library's).
+fn check_upload_budget(level: u32, budget: f64, margin: f64) -> Result<()> {
+    if budget < margin {
+        return Err(Error::Internal(format!(
+            "an upload at level {level} kept {budget:.1} bits of budget, below the {margin:.1} \
+             its sum needs"
+        )));
+    }
+    Ok(())
 }
 
 /// The upload form: `count` (u32), then each ciphertext's length (u64) and bytes.

@@ -1,6 +1,6 @@
 #include "scheme/coefficient_form.h"
 
-#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -33,17 +33,12 @@ double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t
                                     size_t num) {
     Reader r(data, len);
     read_header(r, ObjectKind::coefficient_ciphertext, ctx);
-    if (r.u64("key id") != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
-    const uint32_t level = r.u32("level");
-    if (level < 1 || level > ctx.num_chain()) corrupt("level " + std::to_string(level));
-    const size_t noise_at = len - r.remaining();
-    const double noise = r.f64("noise bound");
-    if (!(noise >= 0) || noise > ctx.log2_q(level)) corrupt("a noise bound out of range");
-    std::vector<u64> factor(ctx.p_limbs());
-    r.bytes(factor.data(), factor.size() * sizeof(u64), "plaintext factor");
-    if (factor[0] != 1 || std::any_of(factor.begin() + 1, factor.end(), [](u64 v) { return v != 0; }))
+    const CtxtFields f = read_ctxt_fields(r, ctx, key_id);
+    const uint32_t level = f.level;
+    if (std::isinf(f.noise)) corrupt("an exhausted encryption of zero");
+    if (!NTL::IsOne(f.factor))
         throw InvalidArgument("an online encryption needs a zero with plaintext factor 1 (this one was modulus-switched)");
-    const size_t n = ctx.n(), rows_at = len - r.remaining(), row_bytes = n * sizeof(u64);
+    const size_t n = ctx.n(), rows_at = r.position(), row_bytes = n * sizeof(u64);
     if (r.remaining() != 2 * level * row_bytes) corrupt("ciphertext rows of the wrong length");
 
     // Everything about the message is checked here, before the bytes change.
@@ -65,8 +60,8 @@ double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t
         }
         if (worst >= q) corrupt("ciphertext: a residue is not below its prime");
     }
-    const double grown = log2_add(noise, ctx.log2_canonical_norm(centered));
-    std::memcpy(data + noise_at, &grown, sizeof grown);
+    const double grown = log2_add(f.noise, ctx.log2_canonical_norm(centered));
+    std::memcpy(data + f.noise_at, &grown, sizeof grown);
     return ctx.log2_q(level) - 1.0 - grown;
 }
 

@@ -580,37 +580,7 @@ void Ctxt::mod_switch_down() {
     if (noise_budget() > 0 && lowest_safe_level() == level_)
         throw LevelError("dropping a prime at level " + std::to_string(level_) +
                          " would use up the noise budget, so the plaintext would be lost");
-    drop_prime();
-}
-
-void Ctxt::drop_prime() {
-    const Context& ctx = *ctx_;
-    const size_t top = level_ - 1, n = ctx.n();
-    const u64 q = ctx.prime(top);
-    const u64 t_inv = ctx.t_inv_mod(top), t_inv_s = shoup_precompute(t_inv, q);
-    std::vector<u64> y(n), y_i(n);
-    for (RnsPoly* part : {&c0_, &c1_}) {
-        // y = [c * p^-1]_q (centered); delta = p * y is = c mod q and = 0 mod p.
-        std::copy(part->row(top), part->row(top) + n, y.begin());
-        ctx.ntt(top).inverse(y.data());
-        for (size_t k = 0; k < n; ++k) y[k] = mul_shoup(y[k], t_inv, t_inv_s, q);
-        for (size_t i = 0; i < top; ++i) {
-            const u64 qi = ctx.prime(i);
-            const u64 qinv = inv_mod(q % qi, qi), qinv_s = shoup_precompute(qinv, qi);
-            const u64 tq = mul_mod(ctx.t_mod(i), qinv, qi), tq_s = shoup_precompute(tq, qi);
-            for (size_t k = 0; k < n; ++k) {
-                // centered y mod q_i (chain primes share one bit size, so |y| <= q/2 < q_i)
-                const u64 v = y[k];
-                y_i[k] = select(v > q / 2, qi - (q - v), v);
-            }
-            ctx.ntt(i).forward(y_i.data());
-            u64* row = part->row(i);
-            for (size_t k = 0; k < n; ++k)
-                row[k] = sub_mod(mul_shoup(row[k], qinv, qinv_s, qi), mul_shoup(y_i[k], tq, tq_s, qi), qi);
-        }
-        part->truncate(top);
-    }
-    account_dropped_prime();
+    drop_primes(1);
 }
 
 void Ctxt::account_dropped_prime() {
@@ -649,10 +619,7 @@ void Ctxt::mod_switch_to(size_t level) {
                          " would use up the noise budget, so the plaintext would be lost; the lowest level "
                          "that keeps it is " +
                          std::to_string(lowest_safe_level()));
-    if (level_ - level >= 2)
-        drop_primes(level_ - level);
-    else if (level_ > level)
-        drop_prime();
+    if (level_ > level) drop_primes(level_ - level);
 }
 
 }  // namespace helib

@@ -129,11 +129,9 @@ public:
     void save_coefficient_form(Writer& w) const;
 
 private:
-    // mod_switch_down without its checks (callers have made them).
-    void drop_prime();
-    // The same for the top `count` >= 2 chain primes at once (mod_switch.cpp): one division by
-    // their product, with the noise bound, level and factor that dropping them one at a time
-    // would record (its bound covers this rounding too).
+    // Drops the top `count` >= 1 chain primes without mod_switch_to's checks (callers have made
+    // them), at once (mod_switch.cpp): one division by their product, with the noise bound, level
+    // and factor that dropping them one at a time records (its bound covers this rounding too).
     void drop_primes(size_t count);
     // The bookkeeping of dropping the top chain prime: level, noise bound, plaintext factor.
     void account_dropped_prime();

@@ -1,4 +1,4 @@
-// Modulus switching by several primes at once. Dropping the top k chain primes, whose product
+// Modulus switching, by one prime or several at once. Dropping the top k chain primes, whose product
 // is D, maps each part c of a ciphertext to (c - p delta) / D, where delta = c p^-1 mod D,
 // centered: the result is the same plaintext times D^-1 mod p (the factor records it) under
 // the modulus Q / D, and its noise shrinks by D up to the rounding term p (delta / D)(1, s).
@@ -24,7 +24,7 @@ namespace helib {
 void Ctxt::drop_primes(size_t count) {
     const Context& ctx = *ctx_;
     const size_t keep = level_ - count, n = ctx.n();
-    if (count < 2 || keep < 1) throw std::logic_error("drop_primes takes at least two primes and keeps one");
+    if (count < 1 || keep < 1) throw std::logic_error("drop_primes takes at least one prime and keeps one");
 
     // Constants: z_const[j] = p^-1 (D/d_j)^-1 mod d_j; for each kept prime q_i, the weights
     // p d_j^-1 mod q_i, then p mod q_i for the correction row -v, and D^-1 mod q_i.

@@ -383,33 +383,40 @@ size_t Ctxt::seeded_size(const Context& ctx) {
     return 16 + 8 + 4 + 8 + 8 * ctx.p_limbs() + 8 * ctx.fresh_level() * ctx.n() + sizeof(Seed);
 }
 
+CtxtFields read_ctxt_fields(Reader& r, const Context& c, uint64_t key_id) {
+    CtxtFields f;
+    if (r.u64("key id") != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
+    f.level = r.u32("level");
+    if (f.level < 1 || f.level > c.num_chain())
+        corrupt("level " + std::to_string(f.level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
+                ")");
+    f.noise_at = r.position();
+    f.noise = r.f64("noise bound");
+    if (!(f.noise >= 0)) corrupt("a noise bound out of range");  // NaN too
+    // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.
+    if (f.noise > c.log2_q(f.level)) f.noise = std::numeric_limits<double>::infinity();
+    std::vector<u64> limbs(c.p_limbs());
+    r.bytes(limbs.data(), limbs.size() * sizeof(u64), "plaintext factor");
+    f.factor = zz_from_limbs(limbs.data(), limbs.size());
+    if (NTL::IsZero(f.factor) || f.factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
+    return f;
+}
+
 Ctxt Ctxt::load(Reader& r, std::shared_ptr<const Context> ctx, uint64_t key_id) {
     const Context& c = *ctx;
     const ObjectKind kind = read_header_any(
         r, {ObjectKind::ciphertext, ObjectKind::seeded_ciphertext, ObjectKind::coefficient_ciphertext}, c);
     const bool seeded = kind == ObjectKind::seeded_ciphertext;
-    const uint64_t id = r.u64("key id");
-    if (id != key_id) throw Mismatch("the ciphertext is under another secret key than the given public key");
-    const uint32_t level = r.u32("level");
-    if (level < 1 || level > c.num_chain())
-        corrupt("level " + std::to_string(level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
-                ")");
+    const CtxtFields f = read_ctxt_fields(r, c, key_id);
+    const uint32_t level = f.level;
     if (seeded && level != c.fresh_level()) corrupt("a seeded ciphertext at another level than fresh encryptions take");
-    double noise = r.f64("noise bound");
-    if (!(noise >= 0)) corrupt("a noise bound out of range");  // NaN too
-    // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.
-    if (noise > c.log2_q(level)) noise = std::numeric_limits<double>::infinity();
-    std::vector<u64> limbs(c.p_limbs());
-    r.bytes(limbs.data(), limbs.size() * sizeof(u64), "plaintext factor");
-    const NTL::ZZ factor = zz_from_limbs(limbs.data(), limbs.size());
-    if (NTL::IsZero(factor) || factor >= c.p()) corrupt("a plaintext factor outside [1, p)");
-    if (seeded && !NTL::IsOne(factor)) corrupt("a seeded ciphertext with a plaintext factor other than 1");
+    if (seeded && !NTL::IsOne(f.factor)) corrupt("a seeded ciphertext with a plaintext factor other than 1");
     const Basis chain = chain_basis(c, level);
     const size_t rows_bytes = chain.size() * c.n() * sizeof(u64);
     r.require(seeded ? rows_bytes + sizeof(Seed) : 2 * rows_bytes, "ciphertext");
-    Ctxt out(std::move(ctx), id, level);
-    out.log2_noise_ = noise;
-    out.factor_ = factor;
+    Ctxt out(std::move(ctx), key_id, level);
+    out.log2_noise_ = f.noise;
+    out.factor_ = f.factor;
     out.c0_ = RnsPoly::uninit(level, c.n());
     read_rows(r, c, chain, out.c0_, "ciphertext");
     if (kind == ObjectKind::coefficient_ciphertext)
