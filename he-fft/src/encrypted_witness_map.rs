@@ -91,7 +91,11 @@ pub fn witness_map_for<F: FftField + PrimeField>(
 
 impl<F: FftField + PrimeField> EncryptedWitnessMap<F> for WitnessMap<F> {
     fn route_name(&self) -> &'static str {
-        "server-only, one ciphertext"
+        if self.is_packed() {
+            "server-only, one ciphertext, a and b packed"
+        } else {
+            "server-only, one ciphertext"
+        }
     }
 }
 

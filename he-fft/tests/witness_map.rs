@@ -60,6 +60,51 @@ fn every_size_equals_the_plain_quotient() {
     }
 }
 
+/// Up to N/4, `a` and `b` share one ciphertext through the stages: the same `h` as each in
+/// its own, with fewer rotations.
+#[test]
+fn packed_and_unpacked_agree() {
+    let k = map_keys();
+    let options = FftOptions::default();
+    let mut n = 2;
+    while n <= N / 4 {
+        let packed = WitnessMap::packed(&k.ctx, n, &options).unwrap();
+        assert_eq!(
+            WitnessMap::<Fr>::new(&k.ctx, n, &options)
+                .unwrap()
+                .is_packed(),
+            (8..=N / 16).contains(&n)
+        );
+        let unpacked = WitnessMap::unpacked(&k.ctx, n, &options).unwrap();
+        assert!(packed.is_packed() && !unpacked.is_packed(), "n = {n}");
+        // Past the smallest sizes, where joining and separating a and b cost more than the
+        // stages save.
+        assert!(
+            n < 8 || packed.num_rotations() < unpacked.num_rotations(),
+            "n = {n}: {} packed, {} unpacked",
+            packed.num_rotations(),
+            unpacked.num_rotations()
+        );
+        let (a, b) = (
+            random_vector(n, 3 * n as u64),
+            random_vector(n, 5 * n as u64),
+        );
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+        let expected = plain_quotient(&a, &b, &c);
+        let (h, packed_budget) = run(k, &packed, &a, &b);
+        assert_eq!(h, expected, "packed, n = {n}");
+        let (h, unpacked_budget) = run(k, &unpacked, &a, &b);
+        assert_eq!(h, expected, "unpacked, n = {n}");
+        println!("n = {n}: {packed_budget:.1} bits left packed, {unpacked_budget:.1} unpacked");
+        n *= 2;
+    }
+    assert!(!WitnessMap::<Fr>::new(&k.ctx, N / 2, &options)
+        .unwrap()
+        .is_packed());
+    let e = WitnessMap::<Fr>::packed(&k.ctx, N / 2, &options).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+}
+
 #[test]
 fn equals_groth16_witness_map() {
     let k = map_keys();
@@ -124,6 +169,12 @@ fn errors() {
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     let e = map.apply(&gk, &a).unwrap_err();
     assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    // b encrypted for another size.
+    let other = WitnessMap::<Fr>::new(&k.ctx, 2 * n, &FftOptions::default()).unwrap();
+    let mut wrong = map.encrypt(&k.pk, &random_vector(n, 4)).unwrap();
+    wrong.extend(other.encrypt(&k.pk, &random_vector(2 * n, 5)).unwrap());
+    let e = map.apply(&gk, &wrong).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
     // b under another key.
     let sk2 = SecKey::generate(&k.ctx).unwrap();
     let pk2 = PubKey::generate(&sk2).unwrap();
