@@ -72,8 +72,13 @@ enum Step {
         /// Seed of the circuit and its keys (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// At most this many baby steps (a power of two) in each stage of the server-only
+        /// witness map: fewer Galois keys for more rotations. Default: chosen per stage.
+        #[arg(long, value_parser = power_of_two)]
+        baby_steps: Option<usize>,
     },
-    /// The witness map on what DIR/public holds; writes DIR/public/h-*.ct.
+    /// The witness map on what DIR/public holds (with the owner's --baby-steps); writes
+    /// DIR/public/h-*.ct.
     Server {
         /// The working directory.
         dir: PathBuf,
@@ -115,11 +120,29 @@ struct Args {
     /// stage, encoded beforehand: faster repeated proofs), or always.
     #[arg(long, value_enum, default_value_t = Cache::Never)]
     cache: Cache,
+    /// At most this many baby steps (a power of two) in each stage of the server-only witness
+    /// map: fewer Galois keys for more rotations. Default: chosen per stage.
+    #[arg(long, value_parser = power_of_two)]
+    baby_steps: Option<usize>,
 }
 
-/// The server's options for a diagonal cache policy.
-fn options(cache: Cache) -> he_fft::FftOptions {
-    he_fft::FftOptions::default().with_cache(cache.into())
+/// The witness map's options: a diagonal cache policy and a bound on the baby steps.
+fn options(cache: Cache, baby_steps: Option<usize>) -> he_fft::FftOptions {
+    let mut plan = he_fft::PlanOptions::default();
+    plan.baby_steps = baby_steps;
+    he_fft::FftOptions::default()
+        .with_cache(cache.into())
+        .with_plan(plan)
+}
+
+/// A power of two from 1 to 2^20, for --baby-steps.
+fn power_of_two(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(b) if b.is_power_of_two() && b <= 1 << 20 => Ok(b),
+        _ => Err(format!(
+            "expected a power of two from 1 to 1048576, got {text:?}"
+        )),
+    }
 }
 
 /// The largest constraint count served here: a domain of 2^20 points.
@@ -198,13 +221,23 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
             Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
         };
-        Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &options(args.cache))?
+        Outsourcing::<Fr>::in_process_with(
+            job::toy_context(bits)?,
+            n,
+            route,
+            &options(args.cache, args.baby_steps),
+        )?
     } else {
         let context = match route {
             Route::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
             Route::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
         };
-        Outsourcing::<Fr>::in_process_with(context, n, route, &options(args.cache))?
+        Outsourcing::<Fr>::in_process_with(
+            context,
+            n,
+            route,
+            &options(args.cache, args.baby_steps),
+        )?
     };
     let ctx = &setup.context;
     let route_name = session.route_name();
@@ -290,7 +323,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"keys_ready_s\":0.0,\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
 \"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
-\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"baby_steps\":{},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
             circuit.num_constraints(),
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -312,6 +345,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             report.download_bytes,
             report.noise_budget_bits,
             format!("{:?}", args.cache).to_lowercase(),
+            args.baby_steps.map_or("null".to_string(), |b| b.to_string()),
         );
     }
     std::io::stdout().flush()?;
@@ -331,7 +365,7 @@ mod files {
     use ark_std::rand::{rngs::StdRng, SeedableRng};
     use bigp_he::job::{self, BoxError};
 
-    use super::options;
+    use super::{options, Cache};
     use he_fft::{DiagonalCache, FftOptions};
     use he_groth16::{
         CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
@@ -347,11 +381,13 @@ mod files {
                 constraints,
                 small,
                 seed,
+                baby_steps,
             } => owner(
                 &dir,
                 constraints,
                 small,
                 seed.unwrap_or_else(bigp_he::demo::time_seed),
+                baby_steps,
             ),
             Step::Server {
                 dir,
@@ -462,7 +498,13 @@ mod files {
             .collect()
     }
 
-    fn owner(dir: &Path, constraints: usize, small: bool, seed: u64) -> Result<bool, BoxError> {
+    fn owner(
+        dir: &Path,
+        constraints: usize,
+        small: bool,
+        seed: u64,
+        baby_steps: Option<usize>,
+    ) -> Result<bool, BoxError> {
         let max = if small {
             super::MAX_SMALL_CONSTRAINTS
         } else {
@@ -485,8 +527,7 @@ mod files {
 
         let sk = SecKey::generate(&ctx)?;
         let pk = PubKey::generate(&sk)?;
-        let options = FftOptions::default().with_cache(DiagonalCache::Never);
-        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options)?;
+        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options(Cache::Never, baby_steps))?;
         for i in 0..map
             .num_result_ciphertexts()
             .max(map.num_input_ciphertexts())
@@ -501,7 +542,10 @@ mod files {
             ("context.bin".to_string(), ctx.to_bytes()?),
             ("pubkey.bin".to_string(), pk.to_bytes()?),
             ("galois.bin".to_string(), gk.to_bytes()?),
-            ("request.txt".to_string(), format!("{n}\n").into_bytes()),
+            (
+                "request.txt".to_string(),
+                format!("{n} {}\n", baby_steps.unwrap_or(0)).into_bytes(),
+            ),
         ];
         for (name, x) in [("a", &e.a), ("b", &e.b)] {
             for (i, bytes) in map.encrypt_to_bytes(&sk, x)?.into_iter().enumerate() {
@@ -539,19 +583,23 @@ mod files {
         Ok(true)
     }
 
-    fn server(
-        dir: &Path,
-        allow_toy: bool,
-        cache: super::Cache,
-        json: bool,
-    ) -> Result<bool, BoxError> {
+    fn server(dir: &Path, allow_toy: bool, cache: Cache, json: bool) -> Result<bool, BoxError> {
         bigp_he::reuse_freed_memory();
         let start = Instant::now();
         let text = String::from_utf8(read(public(dir, "request.txt"))?)?;
-        let n: usize = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("bad request {text:?}"))?;
+        // "n baby_steps", 0 for the default baby steps.
+        let bad = || format!("bad request {text:?}: expected the domain size and the baby steps");
+        let numbers: Vec<usize> = text
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        let (n, baby_steps) = match numbers[..] {
+            [n] => (n, None),
+            [n, 0] => (n, None),
+            [n, b] if b.is_power_of_two() => (n, Some(b)),
+            _ => return Err(bad().into()),
+        };
         let bytes = read(public(dir, "context.bin"))?;
         let ctx = if allow_toy {
             Context::from_bytes_allow_insecure(&bytes)?
@@ -561,7 +609,8 @@ mod files {
         let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
         let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
         let keys_ready = start.elapsed();
-        let server = he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache))?;
+        let server =
+            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache, baby_steps))?;
         let loaded = start.elapsed();
         let t = Instant::now();
         let count = server.map().num_input_ciphertexts();

@@ -126,6 +126,9 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// diagonals (twice as many, each as long) outgrow the default cache, and packing gained
     /// little or lost (`N = 65536`, two threads: 6.5 against 7.0 s at `n = 8192` for 0.8 GB
     /// more peak memory, 12.3 against 9.2 s at 16384).
+    ///
+    /// `options.plan.baby_steps`, when set, bounds every stage's baby steps: fewer Galois
+    /// keys for more rotations, most of them giant steps, which run one after the other.
     pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
         if (8..=ctx.ring_degree() / 16).contains(&n) {
             Self::packed(ctx, n, options)
@@ -207,16 +210,14 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         first.half_rotated_input = copies * n2 >= 2;
         let mut opts = options.plan.clone();
         opts.half_rotated_input = false;
-        // Fewer baby steps than giant steps where the caller did not choose: the baby steps
-        // are what the Galois keys are for (the giant steps run as Horner chains on a few
-        // keys), so this takes as many rotations with about half the keys, and the strided
-        // stages then share theirs (multiples of n1 below n1 sqrt(n2)).
-        let fewer_babies = |count: usize, per_row: usize| -> Option<usize> {
-            options
-                .plan
-                .baby_steps
-                .or(Some(1 << (per_row.min(count).trailing_zeros() / 2)))
-        };
+        // The caller's baby steps bound every stage's (the stages differ in size). Where the
+        // caller did not choose: fewer baby steps than giant steps. The baby steps are what
+        // the Galois keys are for (the giant steps run as Horner chains on a few keys), so
+        // this takes as many rotations with about half the keys, and the strided stages then
+        // share theirs (multiples of n1 below n1 sqrt(n2)).
+        let capped = |per_row: usize| options.plan.baby_steps.map(|b| b.min(per_row));
+        let fewer_babies =
+            |per_row: usize| capped(per_row).or(Some(1 << (per_row.trailing_zeros() / 2)));
         let strided = DiagonalSet {
             first: 0,
             stride: n1,
@@ -237,12 +238,16 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
                 n1,
             )
         };
-        if copies == 2 {
+        // Stage 1's rows split its diagonals when it has two or more.
+        let first_per_row = (strided.count / 2).max(1);
+        first.baby_steps = if copies == 2 {
             // Packed, stage 1 runs at the top level, where keys are largest: with fewer baby
             // steps it shares its keys with stage 3 and leaves that stage's larger ones to
             // the lower level.
-            first.baby_steps = fewer_babies(strided.count, strided.count / 2);
-        }
+            fewer_babies(first_per_row)
+        } else {
+            capped(first_per_row)
+        };
         let p1 = TransformPlan::with_diagonals(ctx, dim, strided, &first, Rows::Shared)?;
         if p1.output_layout().is_half_rotated() {
             return Err(Error::Internal(
@@ -254,7 +259,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
             dim,
             block,
             &PlanOptions {
-                baby_steps: fewer_babies(block.count, block.count),
+                baby_steps: fewer_babies(block.count),
                 ..opts.clone()
             },
             Rows::PerRow,
@@ -264,7 +269,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
             dim,
             strided,
             &PlanOptions {
-                baby_steps: fewer_babies(strided.count, strided.count),
+                baby_steps: fewer_babies(strided.count),
                 ..opts
             },
             Rows::PerRow,

@@ -6,7 +6,8 @@ use ark_ff::{FftField, Field, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{
-    witness_map_ciphertext_bits, witness_map_context, EncryptedTransform, FftOptions, WitnessMap,
+    witness_map_ciphertext_bits, witness_map_context, EncryptedTransform, FftOptions, PlanOptions,
+    WitnessMap,
 };
 use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
@@ -103,6 +104,43 @@ fn packed_and_unpacked_agree() {
         .is_packed());
     let e = WitnessMap::<Fr>::packed(&k.ctx, N / 2, &options).unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+}
+
+/// Bounding the baby steps trades Galois keys for rotations, packed or not, with the same `h`.
+#[test]
+fn fewer_baby_steps_take_fewer_keys() {
+    let k = map_keys();
+    let n = 128;
+    let (a, b) = (random_vector(n, 11), random_vector(n, 12));
+    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+    let lean = FftOptions::default().with_plan(PlanOptions::default().with_baby_steps(2));
+    let key_count = |m: &WitnessMap<Fr>| {
+        let steps = m.galois_steps();
+        let mut ks = steps.requested_steps().to_vec();
+        ks.sort_unstable();
+        ks.dedup();
+        ks.len()
+    };
+    for packed in [true, false] {
+        let build = |o: &FftOptions| {
+            if packed {
+                WitnessMap::packed(&k.ctx, n, o)
+            } else {
+                WitnessMap::unpacked(&k.ctx, n, o)
+            }
+            .unwrap()
+        };
+        let (default, small) = (build(&FftOptions::default()), build(&lean));
+        assert!(small.stages().iter().all(|(p, _)| p.baby_steps() <= 2));
+        assert!(
+            key_count(&small) < key_count(&default),
+            "packed {packed}: {} keys bounded, {} by default",
+            key_count(&small),
+            key_count(&default)
+        );
+        assert!(small.num_rotations() > default.num_rotations());
+        assert_eq!(run(k, &small, &a, &b).0, plain_quotient(&a, &b, &c));
+    }
 }
 
 #[test]

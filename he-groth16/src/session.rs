@@ -14,19 +14,19 @@ use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
 use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
 
-/// The owner's side of `route` for domain size `n`: encryption and decryption only (no
+/// The owner's side of `route` for domain size `n`, shaped by the server's `options` (whose
+/// plan decides the Galois keys): encryption, decryption and the keys' steps only (no
 /// diagonals encoded).
 fn owner_map<F: FftField + PrimeField>(
     ctx: &Context,
     n: usize,
     route: Route,
+    options: &FftOptions,
 ) -> Result<Box<dyn EncryptedWitnessMap<F>>, Error> {
     Ok(match route {
-        Route::ServerOnly => he_fft::witness_map_for(
-            ctx,
-            n,
-            &FftOptions::default().with_cache(DiagonalCache::Never),
-        )?,
+        Route::ServerOnly => {
+            he_fft::witness_map_for(ctx, n, &options.clone().with_cache(DiagonalCache::Never))?
+        }
         Route::ClientAssisted => Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
     })
 }
@@ -124,7 +124,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
                 "the public key is not the secret key's".into(),
             ));
         }
-        let map = owner_map::<F>(sk.context(), n, route)?;
+        let map = owner_map::<F>(sk.context(), n, route, &FftOptions::default())?;
         Ok(Outsourcing {
             sk,
             pk,
@@ -157,8 +157,9 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         Self::in_process_with(context, n, route, &options)
     }
 
-    /// [`in_process_on`](Self::in_process_on) with the server's options (its diagonal cache
-    /// policy, say: [`he_fft::DiagonalCache::Never`] for the least memory).
+    /// [`in_process_on`](Self::in_process_on) with the server's options: its diagonal cache
+    /// policy ([`he_fft::DiagonalCache::Never`] for the least memory, say) and its plan, whose
+    /// bound on the baby steps the owner's Galois keys follow (fewer keys, more rotations).
     pub fn in_process_with(
         context: Context,
         n: usize,
@@ -169,7 +170,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         let sk = SecKey::generate(&context)?;
         let pk = PubKey::generate(&sk)?;
         let keygen = t.elapsed();
-        let session_map = owner_map::<F>(&context, n, route)?;
+        let session_map = owner_map::<F>(&context, n, route, options)?;
         let t = Instant::now();
         let gk = GaloisKeys::generate(&sk, &session_map.galois_steps())?;
         let galois_keygen = t.elapsed();

@@ -84,6 +84,41 @@ fn the_direct_call_equals_libsnark_reduction() {
     }
 }
 
+/// The server's bound on the baby steps reaches the owner's keys: fewer keys, the same `h`.
+#[test]
+fn bounded_baby_steps_take_fewer_keys() {
+    let mut rng = StdRng::seed_from_u64(4);
+    let (m, inputs, constraints, z) = r1cs(CubicChain::random(100, &mut rng));
+    let expected = LibsnarkReduction::witness_map_from_matrices::<Fr, Radix2EvaluationDomain<Fr>>(
+        &m,
+        inputs,
+        constraints,
+        &z,
+    )
+    .unwrap();
+    let n = expected.len();
+    let setup = |baby: Option<usize>| {
+        let mut plan = he_fft::PlanOptions::default();
+        plan.baby_steps = baby;
+        let options = he_fft::FftOptions::default().with_plan(plan);
+        Outsourcing::<Fr>::in_process_with(toy_context(n), n, Route::ServerOnly, &options).unwrap()
+    };
+    let (default, default_setup) = setup(None);
+    let (lean, lean_setup) = setup(Some(2));
+    assert!(
+        lean_setup.galois_keys < default_setup.galois_keys,
+        "{} keys bounded, {} by default",
+        lean_setup.galois_keys,
+        default_setup.galois_keys
+    );
+    for session in [default, lean] {
+        assert_eq!(
+            session.witness_map(&m, inputs, constraints, &z).unwrap(),
+            expected
+        );
+    }
+}
+
 /// A reduction that proves with a wrong `h`: the verifier must refuse the proof.
 struct Tampered;
 
