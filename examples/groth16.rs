@@ -216,28 +216,19 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else {
         Route::ServerOnly
     };
+    let server_options = options(args.cache, args.baby_steps);
     let (session, setup) = if args.job.small {
         let bits = match route {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
             Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
         };
-        Outsourcing::<Fr>::in_process_with(
-            job::toy_context(bits)?,
-            n,
-            route,
-            &options(args.cache, args.baby_steps),
-        )?
+        Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &server_options)?
     } else {
         let context = match route {
             Route::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
             Route::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
         };
-        Outsourcing::<Fr>::in_process_with(
-            context,
-            n,
-            route,
-            &options(args.cache, args.baby_steps),
-        )?
+        Outsourcing::<Fr>::in_process_with(context, n, route, &server_options)?
     };
     let ctx = &setup.context;
     let route_name = session.route_name();
