@@ -624,16 +624,76 @@ fn stage_matrices<F: FftField + PrimeField>(
     } else {
         F::one()
     };
-    let points = points.clone();
+    let powers = PointPowers::new(points, copies, n2, half);
     let stage3 = Matrix::from_fn(2 * dim, move |row, col| {
         let (r, t, s) = (row / dim, row % dim, col % dim);
         if col / dim != r || t % n1 != s % n1 {
             return F::zero();
         }
-        let (m, p) = (s / n1, points[r][t]);
-        p.pow([(copies * (m % n2) + m / n2) as u64]) * half
+        let m = s / n1;
+        powers.at(r, t, m % n2, m / n2)
     })?;
     Ok([stage1, stage2, stage3])
+}
+
+/// `half p_t^(copies i + h)` for every slot `t` of both rows, `i < n2` and `h < copies`, in
+/// two or three field products: the diagonals encoded on demand evaluate every entry of stage
+/// 3 once per witness map, and a power each (a dozen products) made that encoding as costly
+/// as a fifth of the rotations. `P = p^copies`, and `P^i = low[i mod L] high[i / L]` with
+/// `L` about `sqrt(n2)`: `2 sqrt(n2)` values per slot instead of `n2`.
+struct PointPowers<F> {
+    /// Per row: `p_t`.
+    points: [Vec<F>; 2],
+    /// Per row, `L` values per slot: `half P_t^j`, `j < L`.
+    low: [Vec<F>; 2],
+    /// Per row, `n2 / L` values per slot: `P_t^(L j)`.
+    high: [Vec<F>; 2],
+    span: usize,
+}
+
+impl<F: Field> PointPowers<F> {
+    fn new(points: &[Vec<F>; 2], copies: usize, n2: usize, half: F) -> Self {
+        let span = 1 << n2.ilog2().div_ceil(2);
+        let highs = n2.div_ceil(span);
+        let tables = |r: usize| -> (Vec<F>, Vec<F>) {
+            let mut low = Vec::with_capacity(points[r].len() * span);
+            let mut high = Vec::with_capacity(points[r].len() * highs);
+            for p in &points[r] {
+                let big_p = p.pow([copies as u64]);
+                let mut x = half;
+                for _ in 0..span {
+                    low.push(x);
+                    x *= big_p;
+                }
+                let step = big_p.pow([span as u64]);
+                let mut y = F::one();
+                for _ in 0..highs {
+                    high.push(y);
+                    y *= step;
+                }
+            }
+            (low, high)
+        };
+        let [(l0, h0), (l1, h1)] = [0, 1].map(tables);
+        PointPowers {
+            points: points.clone(),
+            low: [l0, l1],
+            high: [h0, h1],
+            span,
+        }
+    }
+
+    /// `half p_t^(copies i + h)` in row `r`.
+    fn at(&self, r: usize, t: usize, i: usize, h: usize) -> F {
+        let highs = self.high[r].len() / self.points[r].len();
+        let v =
+            self.low[r][t * self.span + i % self.span] * self.high[r][t * highs + i / self.span];
+        if h == 0 {
+            v
+        } else {
+            v * self.points[r][t]
+        }
+    }
 }
 
 impl<F: FftField + PrimeField> fmt::Debug for WitnessMap<F> {
