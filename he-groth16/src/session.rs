@@ -149,8 +149,8 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     ///
     /// The server encodes its plaintext diagonals when a witness map needs them
     /// ([`DiagonalCache::Never`]): for one proof that costs less in all than encoding them up
-    /// front, and it keeps the least memory (n = 32768: 17-19 s and 7.9 GiB peak, against
-    /// 9.4 s of encoding, then 13.9 s and 11.1 GiB with the default cache). A server that
+    /// front, and it keeps the least memory (n = 32768: 14.6 s and 6.6 GiB peak, against
+    /// 4.7-5.6 s of encoding, then 11-12.5 s and 9.4 GiB with the default cache). A server that
     /// proves many times at one size caches them: [`in_process_with`](Self::in_process_with).
     pub fn in_process_on(context: Context, n: usize, route: Route) -> Result<(Self, Setup), Error> {
         let options = FftOptions::default().with_cache(DiagonalCache::Never);
