@@ -649,6 +649,7 @@ struct PointPowers<F> {
     /// Per row, `n2 / L` values per slot: `P_t^(L j)`.
     high: [Vec<F>; 2],
     span: usize,
+    highs: usize,
 }
 
 impl<F: Field> PointPowers<F> {
@@ -680,14 +681,14 @@ impl<F: Field> PointPowers<F> {
             low: [l0, l1],
             high: [h0, h1],
             span,
+            highs,
         }
     }
 
     /// `half p_t^(copies i + h)` in row `r`.
     fn at(&self, r: usize, t: usize, i: usize, h: usize) -> F {
-        let highs = self.high[r].len() / self.points[r].len();
-        let v =
-            self.low[r][t * self.span + i % self.span] * self.high[r][t * highs + i / self.span];
+        let v = self.low[r][t * self.span + i % self.span]
+            * self.high[r][t * self.highs + i / self.span];
         if h == 0 {
             v
         } else {
