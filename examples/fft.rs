@@ -45,7 +45,7 @@ use bigp_he::{median_time, peak_rss_bytes};
 use clap::{CommandFactory, Parser};
 use he_fft::{
     check, coset_change_context, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft,
-    FftOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
+    FftOptions, PlanOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
@@ -93,6 +93,10 @@ struct Args {
     /// context with room for derived keys; see helib_rs::MasterKeys).
     #[arg(long, conflicts_with_all = ["ring_degree", "to_coset"])]
     master_keys: bool,
+    /// Galois keys each stage's baby steps use (1 to 1024; default one per baby step, hoisted):
+    /// fewer keys, the baby steps computed in rounds (see PlanOptions::baby_step_keys).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    baby_step_keys: Option<u16>,
 }
 
 impl Args {
@@ -203,7 +207,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 
     // Server side, data-independent: plan and diagonals.
     let t = Instant::now();
-    let options = FftOptions::default().with_cache(args.cache.into());
+    let mut plan = PlanOptions::default();
+    plan.baby_step_keys = args.baby_step_keys.map(usize::from);
+    let options = FftOptions::default()
+        .with_cache(args.cache.into())
+        .with_plan(plan);
     let fft: Box<dyn EncryptedTransform<Fr>> = if args.to_coset {
         let change = CosetChange::new(&ctx, &subgroup, &coset, &options)?;
         say(one_product_line(change.plan(), change.encoded()));

@@ -72,10 +72,8 @@ enum Step {
         /// Seed of the circuit and its keys (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
-        /// At most this many baby steps (a power of two) in each stage of the server-only
-        /// witness map: fewer Galois keys for more rotations. Default: chosen per stage.
-        #[arg(long, value_parser = power_of_two)]
-        baby_steps: Option<usize>,
+        #[command(flatten)]
+        shape: KeyShape,
     },
     /// The witness map on what DIR/public holds (with the owner's --baby-steps); writes
     /// DIR/public/h-*.ct.
@@ -120,16 +118,69 @@ struct Args {
     /// stage, encoded beforehand: faster repeated proofs), or always.
     #[arg(long, value_enum, default_value_t = Cache::Never)]
     cache: Cache,
-    /// At most this many baby steps (a power of two) in each stage of the server-only witness
-    /// map: fewer Galois keys for more rotations. Default: chosen per stage.
-    #[arg(long, value_parser = power_of_two)]
-    baby_steps: Option<usize>,
+    #[command(flatten)]
+    shape: KeyShape,
 }
 
-/// The witness map's options: a diagonal cache policy and a bound on the baby steps.
-fn options(cache: Cache, baby_steps: Option<usize>) -> he_fft::FftOptions {
+/// How the server-only witness map trades Galois keys against rotations.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+struct KeyShape {
+    /// At most this many baby steps (a power of two) in each stage: more giant steps, which
+    /// run one after the other. Default: chosen per stage.
+    #[arg(long, value_parser = power_of_two)]
+    baby_steps: Option<usize>,
+    /// Galois keys each stage's baby steps use (1 to 1024), the baby steps computed in rounds
+    /// of that many rotations. Default: one per thread. A key per baby step (e.g. 1024) hoists
+    /// them all from the input: more keys, sometimes faster.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    baby_step_keys: Option<u16>,
+}
+
+impl KeyShape {
+    /// The line the owner writes into request.txt: "n baby_steps baby_step_keys", 0 for a
+    /// default.
+    fn request(&self, n: usize) -> String {
+        format!(
+            "{n} {} {}\n",
+            self.baby_steps.unwrap_or(0),
+            self.baby_step_keys.unwrap_or(0)
+        )
+    }
+
+    /// The domain size and the shape a request line asks for, or why it is malformed.
+    fn parse_request(text: &str) -> Result<(usize, KeyShape), String> {
+        let bad = || {
+            format!("bad request {text:?}: expected the domain size, the baby steps and their keys")
+        };
+        let numbers: Vec<usize> = text
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        let (n, baby, keys) = match numbers[..] {
+            [n] => (n, 0, 0),
+            [n, b] => (n, b, 0),
+            [n, b, k] => (n, b, k),
+            _ => return Err(bad()),
+        };
+        if (baby != 0 && power_of_two(&baby.to_string()).is_err()) || keys > 1024 {
+            return Err(bad());
+        }
+        Ok((
+            n,
+            KeyShape {
+                baby_steps: (baby != 0).then_some(baby),
+                baby_step_keys: (keys != 0).then_some(keys as u16),
+            },
+        ))
+    }
+}
+
+/// The witness map's options: a diagonal cache policy and the keys' shape.
+fn options(cache: Cache, shape: KeyShape) -> he_fft::FftOptions {
     let mut plan = he_fft::PlanOptions::default();
-    plan.baby_steps = baby_steps;
+    plan.baby_steps = shape.baby_steps;
+    plan.baby_step_keys = shape.baby_step_keys.map(usize::from);
     he_fft::FftOptions::default()
         .with_cache(cache.into())
         .with_plan(plan)
@@ -216,7 +267,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else {
         Route::ServerOnly
     };
-    let server_options = options(args.cache, args.baby_steps);
+    let server_options = options(args.cache, args.shape);
     let (session, setup) = if args.job.small {
         let bits = match route {
             Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
@@ -314,7 +365,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"keys_ready_s\":0.0,\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
 \"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
-\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"baby_steps\":{},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"baby_steps\":{},\"baby_step_keys\":{},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
             circuit.num_constraints(),
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -336,7 +387,12 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             report.download_bytes,
             report.noise_budget_bits,
             format!("{:?}", args.cache).to_lowercase(),
-            args.baby_steps.map_or("null".to_string(), |b| b.to_string()),
+            args.shape
+                .baby_steps
+                .map_or("null".to_string(), |b| b.to_string()),
+            args.shape
+                .baby_step_keys
+                .map_or("null".to_string(), |k| k.to_string()),
         );
     }
     std::io::stdout().flush()?;
@@ -356,7 +412,7 @@ mod files {
     use ark_std::rand::{rngs::StdRng, SeedableRng};
     use bigp_he::job::{self, BoxError};
 
-    use super::{options, Cache};
+    use super::{options, Cache, KeyShape};
     use he_fft::{DiagonalCache, FftOptions};
     use he_groth16::{
         CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
@@ -372,13 +428,13 @@ mod files {
                 constraints,
                 small,
                 seed,
-                baby_steps,
+                shape,
             } => owner(
                 &dir,
                 constraints,
                 small,
                 seed.unwrap_or_else(bigp_he::demo::time_seed),
-                baby_steps,
+                shape,
             ),
             Step::Server {
                 dir,
@@ -494,7 +550,7 @@ mod files {
         constraints: usize,
         small: bool,
         seed: u64,
-        baby_steps: Option<usize>,
+        shape: KeyShape,
     ) -> Result<bool, BoxError> {
         let max = if small {
             super::MAX_SMALL_CONSTRAINTS
@@ -518,7 +574,7 @@ mod files {
 
         let sk = SecKey::generate(&ctx)?;
         let pk = PubKey::generate(&sk)?;
-        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options(Cache::Never, baby_steps))?;
+        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options(Cache::Never, shape))?;
         for i in 0..map
             .num_result_ciphertexts()
             .max(map.num_input_ciphertexts())
@@ -533,10 +589,7 @@ mod files {
             ("context.bin".to_string(), ctx.to_bytes()?),
             ("pubkey.bin".to_string(), pk.to_bytes()?),
             ("galois.bin".to_string(), gk.to_bytes()?),
-            (
-                "request.txt".to_string(),
-                format!("{n} {}\n", baby_steps.unwrap_or(0)).into_bytes(),
-            ),
+            ("request.txt".to_string(), shape.request(n).into_bytes()),
         ];
         for (name, x) in [("a", &e.a), ("b", &e.b)] {
             for (i, bytes) in map.encrypt_to_bytes(&sk, x)?.into_iter().enumerate() {
@@ -578,19 +631,7 @@ mod files {
         bigp_he::reuse_freed_memory();
         let start = Instant::now();
         let text = String::from_utf8(read(public(dir, "request.txt"))?)?;
-        // "n baby_steps", 0 for the default baby steps.
-        let bad = || format!("bad request {text:?}: expected the domain size and the baby steps");
-        let numbers: Vec<usize> = text
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad())?;
-        let (n, baby_steps) = match numbers[..] {
-            [n] => (n, None),
-            [n, 0] => (n, None),
-            [n, b] if b.is_power_of_two() => (n, Some(b)),
-            _ => return Err(bad().into()),
-        };
+        let (n, shape) = KeyShape::parse_request(&text)?;
         let bytes = read(public(dir, "context.bin"))?;
         let ctx = if allow_toy {
             Context::from_bytes_allow_insecure(&bytes)?
@@ -601,7 +642,7 @@ mod files {
         let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
         let keys_ready = start.elapsed();
         let server =
-            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache, baby_steps))?;
+            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache, shape))?;
         let loaded = start.elapsed();
         let t = Instant::now();
         let count = server.map().num_input_ciphertexts();

@@ -22,7 +22,7 @@ impl TransformPlan {
     /// whose noise grew (the output of a product or an earlier transform) drops the primes it
     /// no longer needs, keeping its budget, before the rotations and products run on it.
     ///
-    /// Runs on the current rayon pool: baby steps in parallel chunks (each chunk hoisted),
+    /// Runs on the current rayon pool: baby steps in rounds of parallel rotations,
     /// giant-step chains in parallel, and nothing nested, so a pool of `T` threads keeps `T`
     /// cores busy and no more.
     ///
@@ -181,22 +181,29 @@ impl TransformPlan {
             })
             .collect::<Result<_>>()?;
         let n1 = self.baby_steps();
-        // One hoisted call per (variant, chunk), as many chunks as the plan has giant-step
-        // chains (its share of the pool): each chunk shares one digit decomposition.
-        let chunks = self.chains().len().clamp(1, n1.max(2) - 1);
         let stride = self.diagonal_set().stride as i64;
-        let steps: Vec<i64> = (1..n1 as i64).map(|b| b * stride).collect();
-        let per_chunk = steps.len().div_ceil(chunks).max(1);
-        let jobs: Vec<(usize, &[i64])> = (0..bases.len())
-            .flat_map(|v| steps.chunks(per_chunk).map(move |s| (v, s)))
-            .collect();
-        let rotated: Vec<Vec<Ctxt>> = jobs
-            .par_iter()
-            .map(|&(v, s)| bases[v].rotate_rows_many(s, gk))
-            .collect::<Result<_>>()?;
+        let keys = self.baby_step_keys().max(1);
         let mut out: Vec<Vec<Ctxt>> = bases.into_iter().map(|b| vec![b]).collect();
-        for ((v, _), r) in jobs.iter().zip(rotated) {
-            out[*v].extend(r);
+        // Round by round (one round when every baby step has its key), the last baby step so
+        // far is rotated by 1 ..= keys strides. A round's rotations are cut into as many
+        // hoisted calls as the plan has giant-step chains (its share of the pool), each call
+        // sharing one digit decomposition.
+        let mut done = 1;
+        while done < n1 {
+            let count = keys.min(n1 - done);
+            let steps: Vec<i64> = (1..=count as i64).map(|j| j * stride).collect();
+            let per_call = count.div_ceil(self.chains().len().clamp(1, count));
+            let jobs: Vec<(usize, &[i64])> = (0..out.len())
+                .flat_map(|v| steps.chunks(per_call).map(move |s| (v, s)))
+                .collect();
+            let rotated: Vec<Vec<Ctxt>> = jobs
+                .par_iter()
+                .map(|&(v, s)| out[v][done - 1].rotate_rows_many(s, gk))
+                .collect::<Result<_>>()?;
+            for ((v, _), r) in jobs.iter().zip(rotated) {
+                out[*v].extend(r);
+            }
+            done += count;
         }
         Ok(out)
     }

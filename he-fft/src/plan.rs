@@ -17,8 +17,8 @@ use crate::Layout;
 #[non_exhaustive]
 pub struct PlanOptions {
     /// Baby steps `n1` (a power of two dividing the diagonals per row); default about the
-    /// square root. More baby steps mean more (cheap, hoisted) rotations and Galois keys,
-    /// fewer giant steps.
+    /// square root. More baby steps mean fewer giant steps; the Galois keys they take are
+    /// [`baby_step_keys`](Self::baby_step_keys)'.
     pub baby_steps: Option<usize>,
     /// Independent giant-step chains run in parallel; each costs one extra Galois key.
     /// Default: the current rayon pool's thread count.
@@ -26,6 +26,17 @@ pub struct PlanOptions {
     /// For a replicated vector: whether the input is half-rotated (see [`Layout`]); the
     /// output is then identical-rows, and the other way round.
     pub half_rotated_input: bool,
+    /// Galois keys the baby steps use, `k >= 1` (at most `n1 - 1` count). The baby steps
+    /// come in rounds: round `r` rotates baby step `r k` by `1 ..= k` strides, so there are
+    /// as many rotations whatever `k`. Default: a key per baby step, all of them rotations
+    /// of the input that share one digit decomposition per thread (hoisting); the witness
+    /// maps default to one key per thread instead ([`WitnessMap`](crate::WitnessMap)).
+    ///
+    /// A single rotation streams its key switch a row at a time; a hoisted batch saves the
+    /// decomposition's NTTs but holds it and reads it back for each rotation, and needs a key
+    /// for each. Which is faster depends on the size and on how busy the memory is
+    /// (measurements in BENCHMARKS.md); fewer keys always take less memory and upload.
+    pub baby_step_keys: Option<usize>,
 }
 
 impl PlanOptions {
@@ -38,6 +49,13 @@ impl PlanOptions {
     /// These options with `chains` parallel giant-step chains.
     pub fn with_chains(mut self, chains: usize) -> Self {
         self.chains = Some(chains);
+        self
+    }
+
+    /// These options with baby steps that use at most `k` Galois keys (see
+    /// [`baby_step_keys`](Self::baby_step_keys)).
+    pub fn with_baby_step_keys(mut self, k: usize) -> Self {
+        self.baby_step_keys = Some(k);
         self
     }
 
@@ -116,9 +134,9 @@ pub(crate) struct Term {
 /// (For a matrix known to have fewer nonzero diagonals, at offsets `first + stride m`, every
 /// rotation is by `stride` times as much and the chains end with a rotation by `first`.)
 ///
-/// `n1` baby-step rotations of the input (hoisted: one digit decomposition), `n2` giant
-/// steps, each an inner product of the baby steps with `n1` plaintext diagonals followed by
-/// a rotation: one multiplicative level in all. Giant steps run as Horner chains (`acc =
+/// `n1 - 1` baby-step rotations of the input (in rounds, see [`PlanOptions::baby_step_keys`]),
+/// `n2` giant steps, each an inner product of the baby steps with `n1` plaintext diagonals
+/// followed by a rotation: one multiplicative level in all. Giant steps run as Horner chains (`acc =
 /// rot(n1, acc) + inner`), so they need the key for `n1` plus one key per chain offset
 /// instead of one key per giant step.
 ///
@@ -138,6 +156,7 @@ pub struct TransformPlan {
     output: Layout,
     finish: Finish,
     baby: usize,
+    baby_keys: usize,
     giant: usize,
     chains: Vec<Range<usize>>,
     terms: Vec<Term>,
@@ -226,8 +245,17 @@ impl TransformPlan {
             Some(b) => b,
             None => 1 << per_row.trailing_zeros().div_ceil(2),
         };
-        let giant = per_row / baby;
         let threads = options.chains.unwrap_or_else(rayon::current_num_threads);
+        let baby_keys = match options.baby_step_keys {
+            Some(0) => {
+                return Err(Error::InvalidArgument(
+                    "baby steps need at least one Galois key (baby_step_keys >= 1)".into(),
+                ))
+            }
+            Some(k) => k.min(baby - 1),
+            None => baby - 1,
+        };
+        let giant = per_row / baby;
         let chains = split_range(giant, threads.clamp(1, giant));
         let terms = if two_rows {
             vec![Term {
@@ -256,6 +284,7 @@ impl TransformPlan {
             output,
             finish,
             baby,
+            baby_keys,
             giant,
             chains,
             terms,
@@ -304,6 +333,12 @@ impl TransformPlan {
         self.baby
     }
 
+    /// Galois keys the baby steps use: `n1 - 1` when each has its own, fewer when they come
+    /// in rounds ([`PlanOptions::baby_step_keys`]).
+    pub fn baby_step_keys(&self) -> usize {
+        self.baby_keys
+    }
+
     /// Giant steps `n2`.
     pub fn giant_steps(&self) -> usize {
         self.giant
@@ -346,7 +381,7 @@ impl TransformPlan {
     /// Exactly the Galois keys execution uses.
     pub fn galois_steps(&self) -> GaloisSteps {
         let u = self.set.stride;
-        let mut steps = GaloisSteps::new().steps((1..self.baby).map(|b| (b * u) as i64));
+        let mut steps = GaloisSteps::new().steps((1..=self.baby_keys).map(|b| (b * u) as i64));
         if self.giant > 1 {
             steps = steps.step(self.giant_step());
         }

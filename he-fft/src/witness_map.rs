@@ -127,8 +127,10 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// little or lost (`N = 65536`, two threads: 6.5 against 7.0 s at `n = 8192` for 0.8 GB
     /// more peak memory, 12.3 against 9.2 s at 16384).
     ///
-    /// `options.plan.baby_steps`, when set, bounds every stage's baby steps: fewer Galois
-    /// keys for more rotations, most of them giant steps, which run one after the other.
+    /// `options.plan.baby_steps`, when set, bounds every stage's baby steps (more giant
+    /// steps, which run one after the other), and `options.plan.baby_step_keys` the Galois
+    /// keys each stage's baby steps use (by default one per thread of the stage, the baby
+    /// steps coming in rounds; [`PlanOptions::baby_step_keys`](crate::PlanOptions)).
     pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
         if (8..=ctx.ring_degree() / 16).contains(&n) {
             Self::packed(ctx, n, options)
@@ -208,13 +210,22 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         // the output with identical rows, as the per-row stages take it.
         let mut first = options.plan.clone();
         first.half_rotated_input = copies * n2 >= 2;
-        let mut opts = options.plan.clone();
+        // Baby steps in rounds of one rotation per thread unless the caller chose: a handful
+        // of keys instead of one per baby step (n = 4096: 9 keys and 1.7 GB against 19 and
+        // 3.6 GB), and faster from n = 8192 on (BENCHMARKS.md).
+        first.baby_step_keys = options.plan.baby_step_keys.or_else(|| {
+            Some(
+                options
+                    .plan
+                    .chains
+                    .unwrap_or_else(rayon::current_num_threads),
+            )
+        });
+        let mut opts = first.clone();
         opts.half_rotated_input = false;
         // The caller's baby steps bound every stage's (the stages differ in size). Where the
-        // caller did not choose: fewer baby steps than giant steps. The baby steps are what
-        // the Galois keys are for (the giant steps run as Horner chains on a few keys), so
-        // this takes as many rotations with about half the keys, and the strided stages then
-        // share theirs (multiples of n1 below n1 sqrt(n2)).
+        // caller did not choose: fewer baby steps than giant steps, as many rotations as a
+        // square split, and the two strided stages then share their giant step's key.
         let capped = |per_row: usize| options.plan.baby_steps.map(|b| b.min(per_row));
         let fewer_babies =
             |per_row: usize| capped(per_row).or(Some(1 << (per_row.trailing_zeros() / 2)));
@@ -241,9 +252,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         // Stage 1's rows split its diagonals when it has two or more.
         let first_per_row = (strided.count / 2).max(1);
         first.baby_steps = if copies == 2 {
-            // Packed, stage 1 runs at the top level, where keys are largest: with fewer baby
-            // steps it shares its keys with stage 3 and leaves that stage's larger ones to
-            // the lower level.
+            // Packed, stage 1 splits its diagonals as stage 3 does, so they share keys.
             fewer_babies(first_per_row)
         } else {
             capped(first_per_row)

@@ -106,14 +106,18 @@ fn packed_and_unpacked_agree() {
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
 }
 
-/// Bounding the baby steps trades Galois keys for rotations, packed or not, with the same `h`.
+/// The baby steps' shape, packed or not, with the same `h`: one key per baby step (hoisted)
+/// against one key in all (rounds), the same rotations; and bounded baby steps.
 #[test]
-fn fewer_baby_steps_take_fewer_keys() {
+fn baby_step_shapes_agree() {
     let k = map_keys();
     let n = 128;
     let (a, b) = (random_vector(n, 11), random_vector(n, 12));
     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-    let lean = FftOptions::default().with_plan(PlanOptions::default().with_baby_steps(2));
+    let with = |plan: PlanOptions| FftOptions::default().with_plan(plan);
+    let hoisted = with(PlanOptions::default().with_baby_step_keys(usize::MAX));
+    let one_key = with(PlanOptions::default().with_baby_step_keys(1));
+    let lean = with(PlanOptions::default().with_baby_steps(2));
     let key_count = |m: &WitnessMap<Fr>| {
         let steps = m.galois_steps();
         let mut ks = steps.requested_steps().to_vec();
@@ -130,14 +134,21 @@ fn fewer_baby_steps_take_fewer_keys() {
             }
             .unwrap()
         };
+        let (all, one) = (build(&hoisted), build(&one_key));
+        assert!(one.stages().iter().all(|(p, _)| p.baby_step_keys() <= 1));
+        assert!(all.stages().iter().any(|(p, _)| p.baby_step_keys() > 1));
+        assert!(
+            key_count(&one) < key_count(&all),
+            "packed {packed}: {} keys in rounds, {} hoisted",
+            key_count(&one),
+            key_count(&all)
+        );
+        assert_eq!(one.num_rotations(), all.num_rotations());
+        for map in [&all, &one] {
+            assert_eq!(run(k, map, &a, &b).0, plain_quotient(&a, &b, &c));
+        }
         let (default, small) = (build(&FftOptions::default()), build(&lean));
         assert!(small.stages().iter().all(|(p, _)| p.baby_steps() <= 2));
-        assert!(
-            key_count(&small) < key_count(&default),
-            "packed {packed}: {} keys bounded, {} by default",
-            key_count(&small),
-            key_count(&default)
-        );
         assert!(small.num_rotations() > default.num_rotations());
         assert_eq!(run(k, &small, &a, &b).0, plain_quotient(&a, &b, &c));
     }

@@ -84,9 +84,10 @@ fn the_direct_call_equals_libsnark_reduction() {
     }
 }
 
-/// The server's bound on the baby steps reaches the owner's keys: fewer keys, the same `h`.
+/// The server's plan options reach the owner's keys: baby steps in rounds of one key take
+/// fewer keys than a key per baby step, and bounded baby steps change the shape; the same `h`.
 #[test]
-fn bounded_baby_steps_take_fewer_keys() {
+fn plan_options_reach_the_owners_keys() {
     let mut rng = StdRng::seed_from_u64(4);
     let (m, inputs, constraints, z) = r1cs(CubicChain::random(100, &mut rng));
     let expected = LibsnarkReduction::witness_map_from_matrices::<Fr, Radix2EvaluationDomain<Fr>>(
@@ -97,21 +98,21 @@ fn bounded_baby_steps_take_fewer_keys() {
     )
     .unwrap();
     let n = expected.len();
-    let setup = |baby: Option<usize>| {
-        let mut plan = he_fft::PlanOptions::default();
-        plan.baby_steps = baby;
+    let setup = |plan: he_fft::PlanOptions| {
         let options = he_fft::FftOptions::default().with_plan(plan);
         Outsourcing::<Fr>::in_process_with(toy_context(n), n, Route::ServerOnly, &options).unwrap()
     };
-    let (default, default_setup) = setup(None);
-    let (lean, lean_setup) = setup(Some(2));
+    let (hoisted, hoisted_setup) =
+        setup(he_fft::PlanOptions::default().with_baby_step_keys(usize::MAX));
+    let (rounds, rounds_setup) = setup(he_fft::PlanOptions::default().with_baby_step_keys(1));
+    let (bounded, _) = setup(he_fft::PlanOptions::default().with_baby_steps(2));
     assert!(
-        lean_setup.galois_keys < default_setup.galois_keys,
-        "{} keys bounded, {} by default",
-        lean_setup.galois_keys,
-        default_setup.galois_keys
+        rounds_setup.galois_keys < hoisted_setup.galois_keys,
+        "{} keys in rounds, {} hoisted",
+        rounds_setup.galois_keys,
+        hoisted_setup.galois_keys
     );
-    for session in [default, lean] {
+    for session in [hoisted, rounds, bounded] {
         assert_eq!(
             session.witness_map(&m, inputs, constraints, &z).unwrap(),
             expected
