@@ -17,8 +17,8 @@ use crate::Layout;
 #[non_exhaustive]
 pub struct PlanOptions {
     /// Baby steps `n1` (a power of two dividing the diagonals per row); default about the
-    /// square root. More baby steps mean fewer giant steps; the Galois keys they take are
-    /// [`baby_step_keys`](Self::baby_step_keys)'.
+    /// square root. More baby steps mean fewer giant steps; how many Galois keys they take
+    /// is [`baby_step_keys`](Self::baby_step_keys).
     pub baby_steps: Option<usize>,
     /// Independent giant-step chains run in parallel; each costs one extra Galois key.
     /// Default: the current rayon pool's thread count.
@@ -26,11 +26,11 @@ pub struct PlanOptions {
     /// For a replicated vector: whether the input is half-rotated (see [`Layout`]); the
     /// output is then identical-rows, and the other way round.
     pub half_rotated_input: bool,
-    /// Galois keys the baby steps use, `k >= 1` (at most `n1 - 1` count). The baby steps
-    /// come in rounds: round `r` rotates baby step `r k` by `1 ..= k` strides, so there are
-    /// as many rotations whatever `k`. Default: a key per baby step, all of them rotations
-    /// of the input that share one digit decomposition per thread (hoisting); the witness
-    /// maps default to one key per thread instead ([`WitnessMap`](crate::WitnessMap)).
+    /// Galois keys the baby steps use, `k >= 1` (more than `n1 - 1` count as `n1 - 1`). The
+    /// baby steps come in rounds: round `r` rotates baby step `r k` by `1 ..= k` strides, so
+    /// there are as many rotations whatever `k`. Default: a key per baby step, all of them
+    /// rotations of the input that share one digit decomposition per thread (hoisting); the
+    /// witness maps default to one key per thread instead ([`WitnessMap`](crate::WitnessMap)).
     ///
     /// A single rotation streams its key switch a row at a time; a hoisted batch saves the
     /// decomposition's NTTs but holds it and reads it back for each rotation, and needs a key

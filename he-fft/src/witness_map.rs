@@ -212,7 +212,8 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         first.half_rotated_input = copies * n2 >= 2;
         // Baby steps in rounds of one rotation per thread unless the caller chose: a handful
         // of keys instead of one per baby step (n = 4096: 9 keys and 1.7 GB against 19 and
-        // 3.6 GB), and faster from n = 8192 on (BENCHMARKS.md).
+        // 3.6 GB). Time: slower at 1024, and at 4096 when the host is quiet (4.2 against
+        // 3.7 s), faster at 8192 and 16384 (BENCHMARKS.md).
         first.baby_step_keys = options.plan.baby_step_keys.or_else(|| {
             Some(
                 options
