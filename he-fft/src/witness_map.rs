@@ -482,11 +482,11 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         }
         // Each input sits as (x, 0) in row 0 and (0, x) in row 1, so the row swap (whose key
         // the first stage needs anyway) moves b into the second half.
-        let mut x = b.try_clone()?;
-        x.swap_rows(gk)?;
+        // The join and the separation are single rotations: the pool's threads share each.
+        let mut x = crate::execute::swapped_by_pool(b, gk)?;
         x.add_assign(a)?;
         let t = self.interpolate(gk, x, progress)?;
-        let flipped = t.rotated_rows(self.n as i64, gk)?;
+        let flipped = crate::execute::rotated_by_pool(&t, self.n as i64, gk)?;
         let a_of_y = t.checked_add(&flipped)?;
         let mut z_b_of_y = t.checked_sub(&flipped)?;
         z_b_of_y.mul_assign(&a_of_y)?;

@@ -54,6 +54,7 @@ typedef struct helib_galois_keys helib_galois_keys;
 typedef struct helib_master_keys helib_master_keys;
 typedef struct helib_ptxt helib_ptxt;
 typedef struct helib_sparse_encoder helib_sparse_encoder;
+typedef struct helib_galois_batch helib_galois_batch;
 
 /* The calling thread's message for its last failed call ("" if none). Valid until the next
  * failing call on the same thread. */
@@ -285,6 +286,16 @@ helib_status helib_ctxt_apply_galois(helib_ctxt *a, uint64_t g, const helib_galo
  * Either every out[i] is set (free each) or, on failure, none is. */
 helib_status helib_ctxt_apply_galois_many(const helib_ctxt *a, const uint64_t *elements, size_t count,
                                           const helib_galois_keys *gk, helib_ctxt **out);
+
+/* Galois images of a in phases that threads share: new lifts a's digits (elements != 1, each key
+ * present, count >= 1); then helib_galois_batch_lift_rows for every part < parts (calls on
+ * distinct parts may run at once); then helib_galois_batch_image for each k < count (at once on
+ * distinct k). Each image equals helib_ctxt_apply_galois's. a and gk must outlive the batch. */
+helib_status helib_galois_batch_new(helib_galois_batch **out, const helib_ctxt *a, const uint64_t *elements,
+                                    size_t count, const helib_galois_keys *gk);
+helib_status helib_galois_batch_lift_rows(helib_galois_batch *b, size_t part, size_t parts);
+helib_status helib_galois_batch_image(const helib_galois_batch *b, size_t k, helib_ctxt **out);
+void helib_galois_batch_free(helib_galois_batch *b);
 
 /* *out = sum_i pts[i] * sigma_{elements[i]}(a) (count >= 1), sharing one digit decomposition and
  * one mod-down for the whole sum. Each plaintext is at a's level or above, and extended

@@ -208,6 +208,58 @@ fn hoisted_rotations_equal_single_rotations() {
         .is_empty());
 }
 
+/// Rotations shared by the pool's threads equal single ones: in pools of 1, 2 and 3 threads
+/// (the key-switching rows cut into as many parts), at the top level and below, and a row swap.
+#[test]
+fn parallel_rotations_equal_single_rotations() {
+    let v = random_slots(8);
+    let mut low = encrypt_slots(&v);
+    low.mod_switch_to(low.level() / 2).expect("mod switch");
+    for ct in [encrypt_slots(&v), low] {
+        let steps = [1, -3, HALF - 1, 2];
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool");
+            let (rotated, swapped) = pool.install(|| {
+                (
+                    ct.rotated_rows_parallel(&steps, keys()).expect("parallel"),
+                    ct.swapped_rows_parallel(keys()).expect("parallel swap"),
+                )
+            });
+            assert_eq!(rotated.len(), steps.len());
+            for (&k, r) in steps.iter().zip(&rotated) {
+                let single = ct.rotated_rows(k, keys()).expect("single");
+                let what = format!(
+                    "rotation by {k} on {threads} threads at level {}",
+                    ct.level()
+                );
+                assert_slots(r, &plain_rotate_rows(&v, k), &what);
+                assert_eq!(
+                    r.info(),
+                    single.info(),
+                    "{what}: same level and noise figures"
+                );
+            }
+            assert_slots(&swapped, &plain_swap(&v), "parallel row swap");
+        }
+    }
+    let ct = encrypt_slots(&v);
+    assert!(matches!(
+        ct.rotated_rows_parallel(&[4], keys()),
+        Err(Error::MissingKey(_))
+    ));
+    assert!(matches!(
+        ct.rotated_rows_parallel(&[0], keys()),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        ct.rotated_rows_parallel(&[], keys()),
+        Err(Error::InvalidArgument(_))
+    ));
+}
+
 #[test]
 fn hoisted_rotations_work_after_multiplication_and_at_lower_levels() {
     let a = random_slots(6);

@@ -473,6 +473,36 @@ helib_status helib_ctxt_apply_galois_many(const helib_ctxt* a, const uint64_t* e
     });
 }
 
+helib_status helib_galois_batch_new(helib_galois_batch** out, const helib_ctxt* a, const uint64_t* elements,
+                                    size_t count, const helib_galois_keys* gk) {
+    return guard([&] {
+        require(out, "out");
+        require(a, "a");
+        require(gk, "gk");
+        require(elements, "elements");
+        if (count == 0) throw helib::InvalidArgument("a Galois batch needs at least one element");
+        std::vector<uint64_t> gs(elements, elements + count);
+        *out = new helib_galois_batch{helib::GaloisBatch(a->c, gs, *gk->gk)};
+    });
+}
+
+helib_status helib_galois_batch_lift_rows(helib_galois_batch* b, size_t part, size_t parts) {
+    return guard([&] {
+        require(b, "b");
+        b->batch.lift_rows(part, parts);
+    });
+}
+
+helib_status helib_galois_batch_image(const helib_galois_batch* b, size_t k, helib_ctxt** out) {
+    return guard([&] {
+        require(b, "b");
+        require(out, "out");
+        *out = new helib_ctxt{b->batch.image(k)};
+    });
+}
+
+void helib_galois_batch_free(helib_galois_batch* b) { delete b; }
+
 helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
                                size_t num_coeffs, uint32_t level) {
     return encode_ptxt(out, ctx, coeffs, num_coeffs, level, /*extended=*/false);

@@ -33,6 +33,9 @@ struct helib_ptxt {
 struct helib_galois_keys {
     std::shared_ptr<const helib::GaloisKeys> gk;
 };
+struct helib_galois_batch {
+    helib::GaloisBatch batch;
+};
 struct helib_master_keys {
     std::shared_ptr<const helib::MasterKeys> mk;
 };

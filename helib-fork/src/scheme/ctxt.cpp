@@ -204,6 +204,38 @@ Ctxt Ctxt::galois_image(uint64_t g, const GaloisKeys& keys, const Decomposition*
     return c;
 }
 
+GaloisBatch::GaloisBatch(const Ctxt& ct, const std::vector<uint64_t>& elements, const GaloisKeys& keys)
+    : ct_(ct), keys_(keys), elements_(elements) {
+    ct.check_galois_keys(keys);
+    const Context& ctx = *ct.ctx_;
+    std::vector<const KeySwitchKey*> switch_keys;
+    for (uint64_t g : elements) {
+        check_galois_element(ctx, g);
+        if (g == 1) throw InvalidArgument("a Galois batch takes elements other than 1");
+        check_key_level(ctx, keys.key(g), ct.level_);  // every key present and usable before any work
+        switch_keys.push_back(&keys.key(g));
+    }
+    batch_ = std::make_unique<SwitchBatch>(ctx, std::move(switch_keys), ct.c1_, ct.level_);
+}
+
+GaloisBatch::~GaloisBatch() = default;
+
+void GaloisBatch::lift_rows(size_t part, size_t parts) { batch_->lift_rows(part, parts); }
+
+Ctxt GaloisBatch::image(size_t k) const {
+    if (k >= elements_.size()) throw InvalidArgument("an image of a Galois batch out of range");
+    const uint64_t g = elements_[k];
+    const Context& ctx = *ct_.ctx_;
+    // As galois_image: (sigma(c0 + k0), sigma(k1)), built from the key switch's parts.
+    Ctxt c(ct_.ctx_, ct_.key_id_, ct_.level_);
+    c.factor_ = ct_.factor_;
+    batch_->finish(k, c.c0_, c.c1_, Epilogue{&ct_.c0_, nullptr, &keys_.permutation(g)});
+    const KeySwitchKey& key = keys_.key(g);
+    c.log2_noise_ =
+        log2_add(ct_.log2_noise_, ctx.log2_keyswitch_noise(ct_.level_, ctx.switch_basis(key.derived), key.log2_error));
+    return c;
+}
+
 std::vector<Ctxt> Ctxt::apply_galois_many(const std::vector<uint64_t>& elements, const GaloisKeys& keys) const {
     check_galois_keys(keys);
     const Context& ctx = *ctx_;

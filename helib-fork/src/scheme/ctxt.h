@@ -31,6 +31,7 @@
 namespace helib {
 
 struct Decomposition;  // key_switch.h
+class SwitchBatch;     // key_switch.h
 class Reader;          // serialize.h
 class Writer;
 enum class ObjectKind : uint16_t;
@@ -129,6 +130,7 @@ public:
     void save_coefficient_form(Writer& w) const;
 
 private:
+    friend class GaloisBatch;
     // Drops the top `count` >= 1 chain primes without mod_switch_to's checks (callers have made
     // them), at once (mod_switch.cpp): one division by their product, with the noise bound, level
     // and factor that dropping them one at a time records (its bound covers this rounding too).
@@ -159,6 +161,27 @@ private:
     RnsPoly c0_, c1_;
     double log2_noise_;
     NTL::ZZ factor_;  // decrypts to factor * m (mod p)
+};
+
+// Galois images of one ciphertext (elements other than 1, their keys present), computed in
+// phases the caller's threads share (SwitchBatch, key_switch.h): lift_rows for every part of
+// `parts`, at once on distinct parts, then image(k) for each element, at once on distinct k.
+// Each image equals apply_galois's. The ciphertext and the keys must outlive the batch.
+class GaloisBatch {
+public:
+    GaloisBatch(const Ctxt& ct, const std::vector<uint64_t>& elements, const GaloisKeys& keys);
+    ~GaloisBatch();
+    GaloisBatch(const GaloisBatch&) = delete;
+    GaloisBatch& operator=(const GaloisBatch&) = delete;
+    size_t size() const { return elements_.size(); }
+    void lift_rows(size_t part, size_t parts);
+    Ctxt image(size_t k) const;
+
+private:
+    const Ctxt& ct_;
+    const GaloisKeys& keys_;
+    std::vector<uint64_t> elements_;
+    std::unique_ptr<SwitchBatch> batch_;
 };
 
 // Centered representative of x mod p in (-p/2, p/2].

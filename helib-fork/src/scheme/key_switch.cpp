@@ -214,6 +214,81 @@ void key_switch(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, s
     mod_down(ctx, basis, level, product_row, out0, out1, finish);
 }
 
+struct SwitchBatch::Impl {
+    const Context& ctx;
+    std::vector<const KeySwitchKey*> keys;
+    const RnsPoly& c;
+    size_t level;
+    const SwitchBasis* basis = nullptr;
+    Basis ext;
+    std::vector<DigitLift> lifts;
+    std::vector<size_t> digit_of;
+    std::vector<RnsPoly> acc0, acc1;  // per key, over the extended basis
+    Impl(const Context& ctx_, std::vector<const KeySwitchKey*> keys_, const RnsPoly& c_, size_t level_)
+        : ctx(ctx_), keys(std::move(keys_)), c(c_), level(level_) {}
+};
+
+SwitchBatch::SwitchBatch(const Context& ctx, std::vector<const KeySwitchKey*> keys, const RnsPoly& c, size_t level)
+    : impl_(std::make_unique<Impl>(ctx, std::move(keys), c, level)) {
+    Impl& m = *impl_;
+    if (m.keys.empty()) throw InvalidArgument("a batch of key switches needs at least one key");
+    for (const KeySwitchKey* key : m.keys) {
+        if (key->derived != m.keys[0]->derived)
+            throw InvalidArgument("a batch of key switches mixes derived and ordinary keys");
+        m.basis = &basis_for(ctx, *key, level);
+    }
+    m.ext = extended_basis(level, m.basis->special);
+    Words scratch(ctx.n());
+    for (size_t j = 0; j < ctx.num_digits(); ++j) {
+        const size_t b = ctx.digit_begin(j), e = std::min(ctx.digit_end(j), level);
+        if (b >= e) continue;
+        m.lifts.emplace_back(ctx, b, e, m.ext);
+        m.lifts.back().prepare(ctx, c, scratch);
+        m.digit_of.push_back(j);
+    }
+    for (size_t k = 0; k < m.keys.size(); ++k) {
+        m.acc0.push_back(RnsPoly::uninit(m.ext.size(), ctx.n()));
+        m.acc1.push_back(RnsPoly::uninit(m.ext.size(), ctx.n()));
+    }
+}
+
+SwitchBatch::~SwitchBatch() = default;
+
+size_t SwitchBatch::size() const { return impl_->keys.size(); }
+
+void SwitchBatch::lift_rows(size_t part, size_t parts) {
+    Impl& m = *impl_;
+    if (parts == 0 || part >= parts) throw InvalidArgument("a part of a key-switch batch out of range");
+    const size_t rows = m.ext.size(), n = m.ctx.n(), terms = m.lifts.size();
+    std::vector<Words> lifted = word_buffers(terms, n);
+    std::vector<const u64*> x(terms), kb(terms), ka(terms);
+    for (size_t r = part * rows / parts; r < (part + 1) * rows / parts; ++r) {
+        const size_t pi = m.ext[r];
+        for (size_t d = 0; d < terms; ++d) {
+            if (m.lifts[d].holds(pi)) {
+                x[d] = m.c.row(pi);
+            } else {
+                m.lifts[d].extend(m.ctx, {r}, {pi}, {lifted[d].data()});
+                m.ctx.ntt(pi).forward(lifted[d].data());
+                x[d] = lifted[d].data();
+            }
+        }
+        for (size_t k = 0; k < m.keys.size(); ++k)
+            key_product_row(m.ctx, *m.keys[k], m.digit_of, pi, x, kb, ka, m.acc0[k].row(r), m.acc1[k].row(r));
+    }
+}
+
+void SwitchBatch::finish(size_t k, RnsPoly& out0, RnsPoly& out1, Epilogue epilogue) const {
+    const Impl& m = *impl_;
+    if (k >= m.keys.size()) throw InvalidArgument("a key of a key-switch batch out of range");
+    const size_t n = m.ctx.n();
+    auto rows = [&](size_t r, u64* o0, u64* o1) {
+        std::copy(m.acc0[k].row(r), m.acc0[k].row(r) + n, o0);
+        std::copy(m.acc1[k].row(r), m.acc1[k].row(r) + n, o1);
+    };
+    mod_down(m.ctx, *m.basis, m.level, rows, out0, out1, epilogue);
+}
+
 Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level, bool derived) {
     const size_t n = ctx.n();
     const Basis ext = extended_basis(level, ctx.switch_basis(derived).special);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "scheme/context.h"
@@ -41,6 +42,28 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level, bool
 // Inner product of a decomposition with a key, then mod-down (and the epilogue).
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
                       RnsPoly& out1, Epilogue finish = {});
+
+// Key switches of one polynomial c with several keys (all of one kind, derived or not), in
+// phases the caller's threads share. The constructor takes c's digits to coefficient form.
+// lift_rows(part, parts) lifts them to its share of the extended basis's rows, once for every
+// key, and takes each key's product there: calls for distinct parts write distinct rows and may
+// run at once. finish(k, ...) then mod-downs key k's products (after every part has run, and for
+// distinct k at once). Same results as key_switch with each key; the lifting is shared, and no
+// decomposition is held (the products are: two rows of the extended basis per key).
+class SwitchBatch {
+public:
+    SwitchBatch(const Context& ctx, std::vector<const KeySwitchKey*> keys, const RnsPoly& c, size_t level);
+    ~SwitchBatch();
+    SwitchBatch(const SwitchBatch&) = delete;
+    SwitchBatch& operator=(const SwitchBatch&) = delete;
+    size_t size() const;
+    void lift_rows(size_t part, size_t parts);
+    void finish(size_t k, RnsPoly& out0, RnsPoly& out1, Epilogue epilogue = {}) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // Writes row r of the extended basis (extended_basis: the chain rows, then the special rows) of
 // both key-switching accumulators, in NTT form, into o0, o1.

@@ -16,6 +16,7 @@ use crate::keys::{PubKey, PubKeyInner, SecKey};
 
 mod encryption_pool;
 mod ops;
+mod parallel_rotation;
 mod rotate;
 mod rotated_sum;
 
