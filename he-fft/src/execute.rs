@@ -94,8 +94,7 @@ impl TransformPlan {
             .iter()
             .filter(|&&(_, c)| self.chain_offset(self.chains()[c].start).is_some())
             .count();
-        let share = self.shares_lone_rotations();
-        let offsets_after = share && offsets == 1;
+        let offsets_after = offsets == 1 && self.shares_lone_rotations();
         let partial: Vec<(usize, Ctxt)> = jobs
             .par_iter()
             .map(|&(a, c)| {

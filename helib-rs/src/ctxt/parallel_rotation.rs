@@ -62,19 +62,12 @@ impl Ctxt {
     /// # }
     /// ```
     pub fn rotated_rows_parallel(&self, steps: &[i64], gk: &GaloisKeys) -> Result<Vec<Ctxt>> {
-        self.ensure_galois_keys(gk)?;
-        let elements: Vec<u64> = steps
-            .iter()
-            .map(|&k| rotation_element(self.context(), k))
-            .collect();
+        let elements = self.keyed_elements(steps, gk)?;
         if let Some(i) = elements.iter().position(|&g| g == 1) {
             return Err(Error::InvalidArgument(format!(
                 "a parallel rotation by {} (0 modulo N/2) would be the identity",
                 steps[i]
             )));
-        }
-        if let Some(i) = elements.iter().position(|&g| !gk.has_element(g)) {
-            return Err(Error::MissingKey(missing_step_message(gk, steps[i])));
         }
         self.images(&elements, gk)
     }

@@ -103,14 +103,7 @@ impl Ctxt {
     /// # }
     /// ```
     pub fn rotate_rows_many(&self, steps: &[i64], gk: &GaloisKeys) -> Result<Vec<Ctxt>> {
-        self.ensure_galois_keys(gk)?;
-        let elements: Vec<u64> = steps
-            .iter()
-            .map(|&k| rotation_element(self.context(), k))
-            .collect();
-        if let Some(i) = elements.iter().position(|&g| !gk.has_element(g)) {
-            return Err(Error::MissingKey(missing_step_message(gk, steps[i])));
-        }
+        let elements = self.keyed_elements(steps, gk)?;
         if steps.is_empty() {
             return Ok(Vec::new());
         }
@@ -215,6 +208,20 @@ impl Ctxt {
                 describe_element(&ctx, g)
             )
         })
+    }
+
+    /// The Galois elements of the row rotations by `steps`, after checking that `gk` belongs
+    /// to this ciphertext and has a key for each ([`Error::MissingKey`] naming the step).
+    pub(crate) fn keyed_elements(&self, steps: &[i64], gk: &GaloisKeys) -> Result<Vec<u64>> {
+        self.ensure_galois_keys(gk)?;
+        let elements: Vec<u64> = steps
+            .iter()
+            .map(|&k| rotation_element(self.context(), k))
+            .collect();
+        if let Some(i) = elements.iter().position(|&g| !gk.has_element(g)) {
+            return Err(Error::MissingKey(missing_step_message(gk, steps[i])));
+        }
+        Ok(elements)
     }
 
     /// Fails with [`Error::Mismatch`] unless `gk` has this context and this secret key.
