@@ -62,7 +62,11 @@ helib_status helib_retain_freed_memory(void) {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
         // Blocks up to 32 MiB (glibc's ceiling) come from the heap, and the heap is not
         // trimmed below 2 GiB of free space, so freed buffers are reused without page faults.
-        if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1)
+        // The top pad matters to threads other than the main one: their arenas are 64 MiB
+        // heaps, and glibc unmaps a heap that falls empty unless the pad exceeds a heap's size.
+        // Without it, rayon's workers fault their buffers in afresh after every large free.
+        if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1 ||
+            mallopt(M_TOP_PAD, 256 << 20) != 1)
             throw helib::InvalidArgument("the C allocator refused the settings (mallopt)");
 #else
         throw helib::InvalidArgument("retaining freed memory needs glibc's mallopt");

@@ -62,6 +62,17 @@ void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t
 void row_mul_const_centered_avx2(double* out, const u64* a, u64 w, size_t n, u64 q);
 void row_from_small_avx2(u64* out, const int32_t* in, u64 w, size_t n, u64 q);
 
+// The AVX-512 (F + DQ) implementations of the hottest kernels (rns_kernels_avx512.cpp), which the
+// dispatching functions above prefer where the CPU has them; same contracts as the AVX2 ones.
+void row_dot2_avx512(u64* o0, u64* o1, const u64* const* x, const u64* const* k0, const u64* const* k1,
+                     size_t terms, size_t n, u64 q, const u64* plus0);
+void row_dot_signed_avx512(u64* out, const double* const* in, const u64* w, size_t terms, size_t n, u64 q);
+void row_mul_acc2_avx512(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
+                         size_t log_repeat, bool reduce_after, u64 q);
+void row_store_reduced_avx512(u64* out, const double* acc, size_t n, u64 q);
+// Whether the CPU has AVX-512 F and DQ (false where HELIB_FORCE_SCALAR is set, or off x86-64).
+bool cpu_has_avx512_dq();
+
 // AVX2 only, with no portable twin (the caller keeps its own scalar path; Context::simd(), n a
 // multiple of 16): the ciphertext-plaintext inner product's kernels, and a row permutation.
 // acc0 += a0 * y, acc1 += a1 * y mod q on accumulators of signed integers held as doubles, for
@@ -72,6 +83,11 @@ void row_mul_acc2_avx2(double* acc0, double* acc1, const u64* a0, const u64* a1,
                        size_t log_repeat, bool reduce_after, u64 q);
 // out = acc mod q in [0, q), for |acc| < 2^52.
 void row_store_reduced_avx2(u64* out, const double* acc, size_t n, u64 q);
+// The two above on the widest vectors the CPU has: AVX-512 where it has AVX-512 F and DQ,
+// else AVX2. Same contract (Context::simd(), n a multiple of 16).
+void row_mul_acc2_simd(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
+                       size_t log_repeat, bool reduce_after, u64 q);
+void row_store_reduced_simd(u64* out, const double* acc, size_t n, u64 q);
 // out[i] = in[perm[i]] for i < n (a multiple of 4), where perm maps every aligned group of four
 // indices onto one (Galois permutations, galois.h): one load and one lane permutation per four.
 void permute_row_avx2(const uint32_t* perm, const u64* in, u64* out, size_t n);

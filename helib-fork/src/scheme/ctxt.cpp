@@ -502,11 +502,11 @@ Ctxt Ctxt::inner_product(const std::vector<const Ctxt*>& cts, const std::vector<
                 for (size_t i = 0; i < cts.size(); ++i) {
                     const EncodedPtxt& pt = *pts[i];
                     const u64* y = pt.stored().row(r) + (begin >> pt.log_repeat());
-                    row_mul_acc2_avx2(acc0, acc1, cts[i]->c0_.row(r) + begin, cts[i]->c1_.row(r) + begin, y, len,
+                    row_mul_acc2_simd(acc0, acc1, cts[i]->c0_.row(r) + begin, cts[i]->c1_.row(r) + begin, y, len,
                                       pt.log_repeat(), i % 4 == 3, q);
                 }
-                row_store_reduced_avx2(out.c0_.row(r) + begin, acc0, len, q);
-                row_store_reduced_avx2(out.c1_.row(r) + begin, acc1, len, q);
+                row_store_reduced_simd(out.c0_.row(r) + begin, acc0, len, q);
+                row_store_reduced_simd(out.c1_.row(r) + begin, acc1, len, q);
             }
         }
         return out;

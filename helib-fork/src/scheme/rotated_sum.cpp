@@ -81,7 +81,7 @@ void rotated_sum(const Context& ctx, const Decomposition& d, const RnsPoly& c0, 
                         a0 = c0.row(r) + b;
                         a1 = c1.row(r) + b;
                     }
-                    row_mul_acc2_avx2(acc0 + b, acc1 + b, a0, a1, y + (b >> pt.log_repeat()), chunk,
+                    row_mul_acc2_simd(acc0 + b, acc1 + b, a0, a1, y + (b >> pt.log_repeat()), chunk,
                                       pt.log_repeat(), reduce, q);
                 }
             } else {
@@ -103,8 +103,8 @@ void rotated_sum(const Context& ctx, const Decomposition& d, const RnsPoly& c0, 
             ++added;
         }
         if (simd) {
-            row_store_reduced_avx2(o0, acc0, n, q);
-            row_store_reduced_avx2(o1, acc1, n, q);
+            row_store_reduced_simd(o0, acc0, n, q);
+            row_store_reduced_simd(o1, acc1, n, q);
         }
     };
     mod_down(ctx, ctx.switch_basis(false), level, sum_row, out0, out1);
