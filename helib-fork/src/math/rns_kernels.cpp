@@ -1,5 +1,6 @@
 #include "math/rns_kernels.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -106,6 +107,12 @@ void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Ba
     }
 }
 
+size_t signed_dot_terms_per_pass(u64 q) {
+    const double per_term = 0.75 * static_cast<double>(q) + 70368744177664.0;  // 2^46
+    const double room = 4503599627370496.0 - static_cast<double>(q);            // 2^52 - q
+    return std::max<size_t>(1, static_cast<size_t>(room / per_term));
+}
+
 void row_mul_acc2_simd(double* acc0, double* acc1, const u64* a0, const u64* a1, const u64* y, size_t n,
                        size_t log_repeat, bool reduce_after, u64 q) {
     if (use_avx512()) return row_mul_acc2_avx512(acc0, acc1, a0, a1, y, n, log_repeat, reduce_after, q);
@@ -147,6 +154,7 @@ void kernels_self_test() {
             throw std::runtime_error("kernel self-test: the AVX2 basis conversion differs from the scalar one (" +
                                      std::to_string(terms) + " terms)");
         if (!use_avx512()) continue;
+        std::fill(vec.begin(), vec.end(), u64(0));
         row_dot_signed_avx512(vec.data(), in.data(), w.data(), terms, n, q);
         if (vec != scalar)
             throw std::runtime_error("kernel self-test: the AVX-512 basis conversion differs from the scalar one (" +

@@ -50,6 +50,11 @@ void row_mul_const_centered(double* out, const u64* a, u64 w, size_t n, const Ba
 // one up to more than the vector kernel takes per pass. Throws std::runtime_error on a mismatch.
 void kernels_self_test();
 
+// The most terms the vector basis conversions sum exactly in one pass on top of a start below
+// q: each term adds at most 3q/4 + 2^46 (avx2_modq.h), and q + T (3q/4 + 2^46) must stay below
+// 2^52, where their reduction is exact. At least 1.
+size_t signed_dot_terms_per_pass(u64 q);
+
 // The AVX2 implementations (rns_kernels_avx2.cpp).
 void row_mul_avx2(u64* out, const u64* a, const u64* b, size_t n, u64 q);
 void row_mul_add_to_avx2(u64* out, const u64* a, const u64* b, const u64* c, size_t n, u64 q);

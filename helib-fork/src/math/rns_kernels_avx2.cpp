@@ -164,20 +164,12 @@ namespace {
 // from the rounded product: it is off from y w / q by at most 2^50 * 2^-52 = 1/4, so the term's
 // high part hi - quot q is at most 3q/4 (exact: below q + 2^47 < 2^53 for |y w| < 2^100) and its
 // low part lo at most 2^46. The two parts go to separate sums, which keeps each step's chain of
-// dependent additions short, and a call takes at most dot_terms_per_reduction(q) terms so the
+// dependent additions short, and a call takes at most signed_dot_terms_per_pass(q) terms so the
 // sums need no reduction until the end. The constants are converted once per call, out of the
 // loop (an unsigned conversion is a sequence of instructions); with `accumulate` the call adds to
 // out (residues in [0, q)) instead of overwriting it.
 constexpr size_t kDotChunk = 32;
 
-// The most terms whose sums stay exact on top of a start below q: q + T (3q/4 + 2^46) < 2^52,
-// where reduce() is exact.
-size_t dot_terms_per_reduction(u64 q) {
-    const double per_term = 0.75 * static_cast<double>(q) + 70368744177664.0;  // 2^46
-    const double room = 4503599627370496.0 - static_cast<double>(q);            // 2^52 - q
-    const size_t t = static_cast<size_t>(room / per_term);
-    return std::max<size_t>(1, std::min(kDotChunk, t));
-}
 
 // The two sums (hi parts, lo parts) of `terms` products for the V vectors at word k, the first
 // starting from the residues at start + k when start is not null.
@@ -246,7 +238,7 @@ HELIB_AVX2 void dot_signed_chunk(u64* out, const double* const* in, const u64* w
 
 HELIB_AVX2 void row_dot_signed_avx2(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
                                     u64 q) {
-    const size_t per_call = dot_terms_per_reduction(q);
+    const size_t per_call = std::min(kDotChunk, signed_dot_terms_per_pass(q));
     size_t a = 0;
     do {
         const size_t count = std::min(per_call, terms - a);

@@ -20,16 +20,9 @@ using namespace avx512;
 namespace {
 
 // As in the AVX2 kernel: each term's quotient comes from y * (w/q), so the high part stays
-// below 3q/4 and the low part below 2^46, and a call takes at most dot_terms_per_reduction(q)
+// below 3q/4 and the low part below 2^46, and a call takes at most signed_dot_terms_per_pass(q)
 // terms so that the two sums stay exact until the end.
 constexpr size_t kDotChunk = 32;
-
-size_t dot_terms_per_reduction(u64 q) {
-    const double per_term = 0.75 * static_cast<double>(q) + 70368744177664.0;  // 2^46
-    const double room = 4503599627370496.0 - static_cast<double>(q);            // 2^52 - q
-    const size_t t = static_cast<size_t>(room / per_term);
-    return std::max<size_t>(1, std::min(kDotChunk, t));
-}
 
 template <int V>
 HELIB_AVX512 __attribute__((always_inline)) inline void dot_sums(__m512d* hi_sum, __m512d* lo_sum, const u64* start,
@@ -134,7 +127,7 @@ HELIB_AVX512 inline __m512d load_repeated(const u64* y, size_t k, size_t log_rep
 
 HELIB_AVX512 void row_dot_signed_avx512(u64* out, const double* const* in, const u64* w, size_t terms, size_t n,
                                         u64 q) {
-    const size_t per_call = dot_terms_per_reduction(q);
+    const size_t per_call = std::min(kDotChunk, signed_dot_terms_per_pass(q));
     size_t a = 0;
     do {
         const size_t count = std::min(per_call, terms - a);
