@@ -14,6 +14,13 @@
 
 namespace helib {
 
+// Whether HELIB_FORCE_SCALAR is set (to any non-empty value): then every CPU check (cpu_has_*) says
+// no and the portable kernels run, so that the test suite checks them on vector machines too.
+inline bool scalar_forced() {
+    const char* force = std::getenv("HELIB_FORCE_SCALAR");
+    return force != nullptr && force[0] != '\0';
+}
+
 // The body of a vector-kernel stub on a CPU family without it. The CPU checks above return
 // false there, so no dispatch reaches it; should a caller bypass them, stopping is the only
 // answer that cannot produce a wrong value.

@@ -368,12 +368,8 @@ HELIB_AVX2 void ntt_inverse_avx2(u64* data, size_t n, double q, const double* w,
     inv_stages(a, n, t, n, w, 0, n, ls, c);
 }
 
-// HELIB_FORCE_SCALAR (any non-empty value) selects the portable kernels, so that the test
-// suite checks them on AVX2 machines too.
 bool cpu_has_avx2_fma() {
-    const char* force = std::getenv("HELIB_FORCE_SCALAR");
-    if (force != nullptr && force[0] != '\0') return false;
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return !scalar_forced() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
 }  // namespace helib

@@ -322,11 +322,8 @@ HELIB_IFMA void ntt_inverse_ifma(u64* a, size_t n, u64 q, const u64* inv_root_po
     for (size_t i = 0; i < n; i += 8) store(a + i, reduce_once(mul_shoup(load(a + i), S, SP, tb.c), tb.c.q));
 }
 
-// HELIB_FORCE_SCALAR turns this path off too (see cpu_has_avx2_fma).
 bool cpu_has_avx512_ifma() {
-    const char* force = std::getenv("HELIB_FORCE_SCALAR");
-    if (force != nullptr && force[0] != '\0') return false;
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+    return !scalar_forced() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }
 
 }  // namespace helib

@@ -111,17 +111,31 @@ HELIB_AVX512 void dot2(u64* o0, u64* o1, const u64* const* x, const u64* const* 
     }
 }
 
-// The plaintext factor of the eight words from word k of a row stored with each value repeated
-// 2^log_repeat times: only the words the lanes need are loaded (a full load could run past the
-// row's end), then spread by a lane permutation.
-HELIB_AVX512 inline __m512d load_repeated(const u64* y, size_t k, size_t log_repeat) {
-    if (log_repeat == 0) return load_u64(y + k);
-    const size_t shift = std::min<size_t>(log_repeat, 3);
-    const __mmask8 need = static_cast<__mmask8>((1u << (8 >> shift)) - 1);
-    const __m512i words = _mm512_maskz_loadu_epi64(need, y + (k >> log_repeat));
-    const __m512i lanes = _mm512_srli_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), static_cast<unsigned>(shift));
-    return _mm512_cvtepu64_pd(_mm512_permutexvar_epi64(lanes, words));
-}
+// How the eight words from an aligned word k of a row stored with each value repeated
+// 2^log_repeat times take their values: only the words the lanes need are loaded (a full load
+// could run past the row's end), then spread by a lane permutation.
+struct RepeatedRow {
+    const u64* y;
+    size_t log_repeat;
+    __mmask8 need;  // the stored words the eight lanes read
+    __m512i lanes;  // lane i reads stored word i >> min(log_repeat, 3) of those
+
+    HELIB_AVX512 RepeatedRow(const u64* y_, size_t log_repeat_) : y(y_), log_repeat(log_repeat_) {
+        const size_t shift = std::min<size_t>(log_repeat, 3);
+        need = static_cast<__mmask8>((1u << (8 >> shift)) - 1);
+        alignas(64) int64_t idx[8];
+        for (int i = 0; i < 8; ++i) idx[i] = i >> shift;
+        lanes = _mm512_load_si512(idx);
+    }
+
+    HELIB_AVX512 __m512d at(size_t k) const {
+        if (log_repeat == 0) return load_u64(y + k);
+        const __m512i words = _mm512_maskz_loadu_epi64(need, y + (k >> log_repeat));
+        // The zero-masked form of the permutation, with every lane kept: the same instruction,
+        // without the undefined source that makes GCC 12 warn (-Wmaybe-uninitialized).
+        return _mm512_cvtepu64_pd(_mm512_maskz_permutexvar_epi64(0xFF, lanes, words));
+    }
+};
 
 }  // namespace
 
@@ -146,12 +160,13 @@ HELIB_AVX512 void row_mul_acc2_avx512(double* acc0, double* acc1, const u64* a0,
                                       size_t n, size_t log_repeat, bool reduce_after, u64 q) {
     constexpr int V = 2;
     const Consts c = make_consts(static_cast<double>(q));
+    const RepeatedRow row(y, log_repeat);
     for (size_t k = 0; k < n; k += 8 * V) {
         __m512d x[2 * V], w[2 * V], r[2 * V];
         for (int v = 0; v < V; ++v) {
             x[v] = load_u64(a0 + k + 8 * v);
             x[V + v] = load_u64(a1 + k + 8 * v);
-            w[v] = w[V + v] = load_repeated(y, k + 8 * v, log_repeat);
+            w[v] = w[V + v] = row.at(k + 8 * v);
         }
         mulmod<2 * V>(r, x, w, c);
         for (int v = 0; v < V; ++v) {
@@ -177,11 +192,8 @@ HELIB_AVX512 void row_store_reduced_avx512(u64* out, const double* acc, size_t n
     }
 }
 
-// HELIB_FORCE_SCALAR turns this path off too (see cpu_has_avx2_fma).
 bool cpu_has_avx512_dq() {
-    const char* force = std::getenv("HELIB_FORCE_SCALAR");
-    if (force != nullptr && force[0] != '\0') return false;
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    return !scalar_forced() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 }
 
 }  // namespace helib
