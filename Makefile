@@ -65,7 +65,7 @@ endef
 deps:
 	$(call install_missing,$(DEB_PACKAGES),a C++17 compiler$(,) NTL$(,) GMP and libclang yourself (set NTL_DIR / GMP_DIR for non-standard prefixes))
 	@command -v $(CARGO) >/dev/null 2>&1 || { \
-	    echo "deps: cargo not found. Install Rust (1.86 or newer) with rustup:"; \
+	    echo "deps: cargo not found. Install Rust (1.89 or newer) with rustup:"; \
 	    echo "      curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"; \
 	    echo "      (or: apt-get install rustup && rustup default stable), then re-run make."; \
 	    exit 1; }

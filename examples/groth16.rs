@@ -69,7 +69,8 @@ enum Step {
         /// An insecure toy ring (N = 2048).
         #[arg(long)]
         small: bool,
-        /// Seed of the circuit and its keys (default: from the clock).
+        /// Seed of the circuit and its Groth16 keys, kept in the owner's private directory
+        /// (default: from the OS). The proof's randomness (r, s) always comes from the OS.
         #[arg(long)]
         seed: Option<u64>,
         #[command(flatten)]
@@ -106,7 +107,8 @@ struct Args {
     constraints: usize,
     #[command(flatten)]
     job: JobArgs,
-    /// Seed of the circuit's values and the proof's randomness (default: from the clock).
+    /// Seed of the circuit's values, to repeat a run (default: from the clock). The trusted
+    /// setup and the proof's randomness (r, s) always come from the OS.
     #[arg(long)]
     seed: Option<u64>,
     /// The owner interpolates a and b itself (two inverse FFTs in the clear) and the server
@@ -254,9 +256,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
     let seed = args.seed.unwrap_or_else(bigp_he::demo::time_seed);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let circuit = CubicChain::<Fr>::with_constraints(args.constraints, &mut rng);
+    let circuit =
+        CubicChain::<Fr>::with_constraints(args.constraints, &mut StdRng::seed_from_u64(seed));
     let n = circuit.domain_size();
+    // The setup's toxic waste and the proof's r and s are secrets: from the OS, never the seed.
+    let mut rng = StdRng::from_seed(os_random()?);
 
     // The circuit's keys (the trusted setup, not part of proving).
     let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
@@ -433,7 +437,10 @@ mod files {
                 &dir,
                 constraints,
                 small,
-                seed.unwrap_or_else(bigp_he::demo::time_seed),
+                match seed {
+                    Some(seed) => seed,
+                    None => u64::from_le_bytes(os_random()?),
+                },
                 shape,
             ),
             Step::Server {
@@ -675,7 +682,9 @@ mod files {
 
     fn verify(dir: &Path) -> Result<bool, BoxError> {
         let record = Circuit::read(dir)?;
-        let (circuit, pk_g16, vk, mut rng) = record.build()?;
+        let (circuit, pk_g16, vk, _) = record.build()?;
+        // The proof's r and s: fresh from the OS, never derived from the stored seed.
+        let mut rng = StdRng::from_seed(super::os_random()?);
         let ctx = Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"))?)?;
         if ctx.security_bits() < 128.0 && !record.small {
             return Err("the owner's context is not the secure one it made".into());
@@ -730,4 +739,11 @@ mod files {
         );
         Ok(verified)
     }
+}
+
+/// 32 (or 8) bytes from the OS's random source, for secrets the seed must not decide.
+fn os_random<const N: usize>() -> Result<[u8; N], BoxError> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|e| format!("the OS random source failed: {e}"))?;
+    Ok(bytes)
 }

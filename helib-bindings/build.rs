@@ -121,12 +121,26 @@ fn compile_engine(
             .flag("-fno-omit-frame-pointer")
             .debug(true);
     }
+    if deterministic_keys() {
+        build.define("HELIB_INSECURE_DETERMINISTIC_KEYS", None);
+    }
     for src in &sources {
         build.file(src);
     }
     // Emits the link line for the static archive; system libraries are added after it so a
     // single-pass linker resolves the engine's references to NTL and GMP.
     build.compile("helib_fork");
+    // The archive's path, for the test that checks what it exports.
+    let out_dir = PathBuf::from(env_or_die("OUT_DIR"));
+    println!(
+        "cargo:rustc-env=HELIB_FORK_ARCHIVE={}",
+        out_dir.join("libhelib_fork.a").display()
+    );
+}
+
+/// Whether the insecure seeded key generation is compiled in (the crate feature).
+fn deterministic_keys() -> bool {
+    env::var_os("CARGO_FEATURE_INSECURE_DETERMINISTIC_KEYS").is_some()
 }
 
 fn cpp_sources(dir: &Path) -> Vec<PathBuf> {
@@ -255,6 +269,7 @@ fn generate_bindings(header: &Path) {
         .default_macro_constant_type(bindgen::MacroTypeVariation::Signed)
         // The header documents its API in plain /* */ comments; carry them into rustdoc.
         .clang_arg("-fparse-all-comments")
+        .clang_args(deterministic_keys().then_some("-DHELIB_INSECURE_DETERMINISTIC_KEYS"))
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()));
 
     // bindgen panics (rather than returning an error) when it cannot load libclang; turn that

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
-    BatchEncoder, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder,
-    PubKey, Result, SecKey,
+    BatchEncoder, Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps,
+    PeriodicEncoder, PubKey, Result, SecKey,
 };
 use rayon::prelude::*;
 
@@ -545,7 +545,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
         let slots = BatchEncoder::<F>::for_context(&self.ctx)?;
         let mut out = vec![F::zero(); self.n];
         for (i, ct) in y.iter().enumerate() {
-            let decoded = sk.decrypt_slots(&slots, ct)?;
+            let decoded = slots.decode(&sk.decrypt_poly_expecting(ct, Computation::Linear)?);
             for (k1, start) in [(2 * i, 0), (2 * i + 1, half)] {
                 let values = self
                     .row_fft

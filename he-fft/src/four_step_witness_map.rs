@@ -6,8 +6,8 @@ use std::fmt;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::EvaluationDomain;
 use helib_rs::{
-    Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder, PubKey, Result,
-    SecKey,
+    Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder,
+    PubKey, Result, SecKey,
 };
 use rayon::prelude::*;
 
@@ -512,7 +512,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
         }
         let mut out = vec![F::zero(); self.n];
         for (i, t) in h.iter().enumerate() {
-            let coeffs: Vec<F> = sk.decrypt_poly(t)?;
+            let coeffs: Vec<F> = sk.decrypt_poly_expecting(t, Computation::OneProduct)?;
             for (j, v) in coeffs[row..2 * row].iter().enumerate() {
                 out[i + c * j] = *v;
             }

@@ -1,7 +1,9 @@
 //! [`Layout`]: how a length-`n` vector sits in the slots of one or more ciphertexts.
 
 use ark_ff::PrimeField;
-use helib_rs::{BatchEncoder, Context, Ctxt, Error, PeriodicEncoder, PubKey, Result, SecKey};
+use helib_rs::{
+    BatchEncoder, Computation, Context, Ctxt, Error, PeriodicEncoder, PubKey, Result, SecKey,
+};
 
 /// The order of a vector's entries along the slots, as far as a transform's layout check
 /// needs it: natural, or a permutation a transform leaves (told apart by a salt).
@@ -295,7 +297,9 @@ impl Layout {
             .collect()
     }
 
-    /// Decrypts the `n` values held by `cts`.
+    /// Decrypts the `n` values held by `cts`, refusing a ciphertext whose plaintext factor no
+    /// computation with at most one ciphertext product gives at its level (the routes that
+    /// share this layout are linear, or multiply once, as a convolution does).
     pub fn decrypt<F: PrimeField>(
         &self,
         ctx: &Context,
@@ -306,7 +310,7 @@ impl Layout {
         let encoder = BatchEncoder::<F>::for_context(ctx)?;
         let slots = cts
             .iter()
-            .map(|c| sk.decrypt_slots(&encoder, c))
+            .map(|c| Ok(encoder.decode(&sk.decrypt_poly_expecting(c, Computation::OneProduct)?)))
             .collect::<Result<Vec<_>>>()?;
         self.unpack(&slots)
     }

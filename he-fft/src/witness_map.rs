@@ -6,7 +6,8 @@ use std::fmt;
 use ark_ff::{batch_inversion, FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
-    BatchEncoder, Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey,
+    BatchEncoder, Computation, Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result,
+    SecKey,
 };
 
 use crate::encrypted_transform::single;
@@ -516,7 +517,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 /// `h` from an encrypted `A(Y) B(Y)` with `Y = X^(N / 2n)`: the coefficients of `Y^n` to
 /// `Y^(2n - 1)` of the decrypted polynomial (both routes' last step).
 pub(crate) fn decrypt_quotient<F: PrimeField>(sk: &SecKey, ab: &Ctxt, n: usize) -> Result<Vec<F>> {
-    let coeffs: Vec<F> = sk.decrypt_poly(ab)?;
+    let coeffs: Vec<F> = sk.decrypt_poly_expecting(ab, Computation::OneProduct)?;
     let step = sk.context().ring_degree() / (2 * n);
     Ok((0..n).map(|i| coeffs[step * (n + i)]).collect())
 }
@@ -524,7 +525,7 @@ pub(crate) fn decrypt_quotient<F: PrimeField>(sk: &SecKey, ab: &Ctxt, n: usize) 
 /// `h` from an encrypted `Z A(Y) B(Y)` with `Z = X^(N / 4n)`, `Y = Z^2`: the coefficients of
 /// `Z^(2n + 1)`, `Z^(2n + 3)`, ... of the decrypted polynomial (the packed map's last step).
 fn decrypt_packed_quotient<F: PrimeField>(sk: &SecKey, zab: &Ctxt, n: usize) -> Result<Vec<F>> {
-    let coeffs: Vec<F> = sk.decrypt_poly(zab)?;
+    let coeffs: Vec<F> = sk.decrypt_poly_expecting(zab, Computation::OneProduct)?;
     let step = sk.context().ring_degree() / (4 * n);
     Ok((0..n).map(|i| coeffs[step * (2 * (n + i) + 1)]).collect())
 }

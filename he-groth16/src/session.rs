@@ -347,30 +347,40 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     /// precedence until their guards go).
     pub fn enter(self: &Arc<Self>) -> SessionGuard {
         let session: Arc<dyn Any + Send + Sync> = self.clone();
-        SESSIONS.with(|s| s.borrow_mut().push(session));
+        let id = NEXT_GUARD.with(|n| {
+            let id = n.get();
+            n.set(id + 1);
+            id
+        });
+        SESSIONS.with(|s| s.borrow_mut().push((id, session)));
         SessionGuard {
+            id,
             _not_send: std::marker::PhantomData,
         }
     }
 }
 
 thread_local! {
-    static SESSIONS: RefCell<Vec<Arc<dyn Any + Send + Sync>>> = const { RefCell::new(Vec::new()) };
+    /// The sessions entered on this thread, each with the id of the guard that keeps it.
+    static SESSIONS: RefCell<Vec<(u64, Arc<dyn Any + Send + Sync>)>> = const { RefCell::new(Vec::new()) };
+    static NEXT_GUARD: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LAST_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
 }
 
-/// Keeps a session entered on this thread ([`Outsourcing::enter`]); dropping it leaves.
+/// Keeps a session entered on this thread ([`Outsourcing::enter`]); dropping it leaves that
+/// session, whatever order guards are dropped in.
 #[must_use = "the session is left when the guard is dropped"]
 pub struct SessionGuard {
-    // The guard belongs to the thread whose session stack it pops.
+    id: u64,
+    // The guard belongs to the thread whose session stack it edits.
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
 impl Drop for SessionGuard {
     fn drop(&mut self) {
-        SESSIONS.with(|s| {
-            s.borrow_mut().pop();
-        });
+        // Its own entry, not the top one: dropping an outer guard first must not leave the
+        // inner session (and so switch the active server back).
+        SESSIONS.with(|s| s.borrow_mut().retain(|(id, _)| *id != self.id));
     }
 }
 
@@ -382,7 +392,7 @@ pub(crate) fn with_session<F: FftField + PrimeField, T>(
         s.borrow()
             .iter()
             .rev()
-            .find_map(|any| any.clone().downcast::<Outsourcing<F>>().ok())
+            .find_map(|(_, any)| any.clone().downcast::<Outsourcing<F>>().ok())
     });
     match session {
         Some(s) => f(&s),

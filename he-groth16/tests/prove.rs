@@ -314,3 +314,24 @@ fn client_assisted_proofs_verify() {
         assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
     }
 }
+
+#[test]
+fn guards_dropped_out_of_order_leave_their_own_session() {
+    let mut rng = StdRng::seed_from_u64(6);
+    let circuit = CubicChain::<Fr>::random(3, &mut rng);
+    let (pk, _) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
+    let right = session(circuit.domain_size());
+    let wrong = session(4 * circuit.domain_size());
+    let outer = right.enter();
+    let inner = wrong.enter();
+    // Leaving the outer session must not switch the thread back to it.
+    drop(outer);
+    let e =
+        Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap_err();
+    assert!(matches!(e, SynthesisError::PolynomialDegreeTooLarge), "{e}");
+    assert!(matches!(last_error(), Some(Error::SessionMismatch(_))));
+    drop(inner);
+    let e = Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit, &mut rng).unwrap_err();
+    assert!(matches!(e, SynthesisError::AssignmentMissing), "{e}");
+    assert!(matches!(last_error(), Some(Error::NoSession)));
+}

@@ -553,3 +553,16 @@ fn secret_key_encryption_to_bytes_follows_the_size_query() {
         helib_ctxt_free(ct);
     }
 }
+
+/// The seeded (insecure) key generation is not in the engine unless its feature asks for it:
+/// no code path, not even an unused exported symbol, can derive a key from a guessable seed.
+#[test]
+#[cfg(not(feature = "insecure-deterministic-keys"))]
+fn the_insecure_key_entry_point_is_not_compiled_without_its_feature() {
+    let archive = std::fs::read(env!("HELIB_FORK_ARCHIVE")).expect("the engine's archive");
+    let name = b"helib_seckey_new_insecure_deterministic";
+    assert!(!archive.windows(name.len()).any(|w| w == name));
+    // The check can see a symbol: the secure one is there.
+    let secure = b"helib_seckey_new";
+    assert!(archive.windows(secure.len()).any(|w| w == secure));
+}

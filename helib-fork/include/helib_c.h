@@ -128,11 +128,14 @@ helib_status helib_context_stage_levels(const helib_context *ctx, const double *
 
 /* Samples a uniform ternary secret key from the OS CSPRNG. */
 helib_status helib_seckey_new(helib_seckey **out, const helib_context *ctx);
+#ifdef HELIB_INSECURE_DETERMINISTIC_KEYS
 /* INSECURE, for reproducible experiments only: the secret key, and every key generated from
  * it, derived from the 32 bytes at `seed` alone (encryption randomness still comes from the
- * OS). Never for data that matters. */
+ * OS). Never for data that matters. Compiled only with HELIB_INSECURE_DETERMINISTIC_KEYS
+ * defined (helib-bindings' feature insecure-deterministic-keys). */
 helib_status helib_seckey_new_insecure_deterministic(helib_seckey **out, const helib_context *ctx,
                                                      const uint8_t *seed);
+#endif
 void helib_seckey_free(helib_seckey *sk);
 /* The secret's coefficients in {-1, 0, 1} (N of them). Sensitive: for tests and export. */
 helib_status helib_seckey_coefficients(const helib_seckey *sk, int8_t *out, size_t out_len,
@@ -241,6 +244,16 @@ helib_status helib_ctxt_decrypt(const helib_seckey *sk, const helib_ctxt *c, uin
 helib_status helib_ctxt_clone(helib_ctxt **out, const helib_ctxt *c);
 void helib_ctxt_free(helib_ctxt *c);
 helib_status helib_ctxt_get_info(const helib_ctxt *c, helib_ctxt_info *out);
+/* Whether c's plaintext factor is one a result computed from fresh encryptions can have at its
+ * level: rule HELIB_FACTOR_LINEAR, prod q_i^-1 over the primes dropped since the fresh level
+ * (additions, plaintext products, rotations and modulus switching only); HELIB_FACTOR_ONE_PRODUCT,
+ * that or that times the same for a level m at or above c's (one ciphertext product at level m).
+ * HELIB_OK when it is, HELIB_ERR_MISMATCH when not (the factor field was altered, or the
+ * ciphertext is another computation's), HELIB_ERR_INVALID_ARGUMENT for an unknown rule.
+ * Decrypting such a ciphertext would return its plaintext scaled by a wrong constant. */
+#define HELIB_FACTOR_LINEAR 1
+#define HELIB_FACTOR_ONE_PRODUCT 2
+helib_status helib_ctxt_check_factor(const helib_ctxt *c, uint32_t rule);
 /* log2 of the infinity norm of the exact noise term [c0 + c1 s]_q (tests and diagnostics). */
 helib_status helib_ctxt_measure_noise(const helib_seckey *sk, const helib_ctxt *c,
                                       double *log2_noise);
@@ -360,8 +373,9 @@ helib_status helib_ctxt_deserialize(helib_ctxt **out, const helib_pubkey *pk, co
 /* Online encryption. helib_ctxt_serialize_coefficient_form writes a ciphertext with c0's rows in
  * coefficient form (NTT form everywhere else); helib_ctxt_deserialize reads it, transforming c0
  * back. helib_coefficient_form_add_poly adds a polynomial (coeffs as in helib_ctxt_encrypt) to
- * such bytes in place, with no transform, and reports the new noise budget in bits (may be
- * NULL). The bytes must hold a ciphertext under pk's secret key with plaintext factor 1. Meant
+ * such bytes in place, with no transform, and reports the noise budget in bits (may be NULL).
+ * The bytes must hold a ciphertext under pk's secret key with plaintext factor 1 and a fresh
+ * encryption's noise bound, which is left unchanged: it already allows for any message. Meant
  * for encryptions of zero made ahead of time, each used for exactly one message: adding two
  * messages to one zero, or one zero to two messages, gives ciphertexts whose difference is in
  * the clear. Bad coefficients leave the bytes as they were; a corrupt residue found while

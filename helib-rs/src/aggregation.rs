@@ -9,7 +9,16 @@
 //!   ciphertexts), merges with other partial sums, and sums a list of files on all of rayon's
 //!   threads while holding only one partial sum per thread: its memory does not grow with the
 //!   number of users.
+//!
+//! Every upload's public fields are fixed by the parameters alone (the level, plaintext factor,
+//! noise bound and size of an honest upload do not depend on the values in it), so the server
+//! refuses, naming it, any upload that differs ([`Error::RefusedUpload`]). What it cannot see
+//! is noise an upload's fields hide, or a value out of the range users agreed on: a malicious
+//! user can add any field element it likes, and can spoil the sum's decryption, which the key
+//! owner then gets as an error rather than a wrong sum. Only proofs of well-formed encryption
+//! (and of the value's range) sent with each upload would stop that.
 
+use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -17,7 +26,7 @@ use ark_ff::PrimeField;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::{Context, Ctxt, EncryptionPool, PubKey, SecKey, DECRYPTION_MARGIN_BITS};
+use crate::{Computation, Context, Ctxt, EncryptionPool, PubKey, SecKey, DECRYPTION_MARGIN_BITS};
 
 /// The parameters of one aggregation: a context, and how many users' vectors its noise budget
 /// lets the server add.
@@ -60,9 +69,18 @@ use crate::{Context, Ctxt, EncryptionPool, PubKey, SecKey, DECRYPTION_MARGIN_BIT
 pub struct Aggregation {
     ctx: Context,
     users: u64,
-    /// The level the first upload was switched down to: every fresh encryption has the same
-    /// noise bound, so the rest go straight there instead of trying level after level.
-    upload_level: OnceLock<u32>,
+    /// What every honest upload ciphertext looks like, found once from an encryption of zero:
+    /// every fresh encryption records the same noise bound, so every upload lands on the same
+    /// level with the same fields whatever its values.
+    shape: OnceLock<UploadShape>,
+}
+
+/// The public fields every honest upload ciphertext of an aggregation has.
+#[derive(Clone, Copy, Debug)]
+struct UploadShape {
+    level: u32,
+    log2_noise_bound: f64,
+    bytes: usize,
 }
 
 /// The most users one [`Aggregation`] is sized for.
@@ -97,7 +115,7 @@ impl Aggregation {
                 return Ok(Aggregation {
                     ctx,
                     users,
-                    upload_level: OnceLock::new(),
+                    shape: OnceLock::new(),
                 });
             }
             bits += (need - budget).ceil() as u32 + 1;
@@ -122,7 +140,7 @@ impl Aggregation {
         Ok(Aggregation {
             ctx: ctx.clone(),
             users,
-            upload_level: OnceLock::new(),
+            shape: OnceLock::new(),
         })
     }
 
@@ -250,15 +268,17 @@ impl Aggregation {
         values: &[F],
     ) -> Result<Vec<Vec<u8>>> {
         self.check_pool(pool, values)?;
+        let level = self.shape(pool.public_key())?.level;
         let margin = self.upload_margin_bits();
         self.chunks(values)
-            .map(|chunk| match (self.upload_level.get(), pool.next_level()) {
-                (Some(&level), Some(zero_level)) if level == zero_level => {
+            .map(|chunk| {
+                if pool.next_level() == Some(level) {
                     let (bytes, budget) = pool.add_to_next(chunk)?;
                     check_upload_budget(level, budget, margin)?;
                     Ok(bytes)
+                } else {
+                    self.compact(pool.encrypt_poly(chunk)?)?.to_bytes()
                 }
-                _ => self.compact(pool.encrypt_poly(chunk)?)?.to_bytes(),
             })
             .collect()
     }
@@ -281,20 +301,37 @@ impl Aggregation {
     }
 
     fn compact(&self, mut ct: Ctxt) -> Result<Ctxt> {
-        let margin = self.upload_margin_bits();
-        match self.upload_level.get() {
-            Some(&level) => {
-                if ct.level() > level {
-                    ct.mod_switch_to(level)?;
-                }
-                check_upload_budget(level, ct.noise_budget(), margin)?;
-            }
-            None => {
-                ct.compact_for_decryption(margin)?;
-                let _ = self.upload_level.set(ct.level());
-            }
+        let level = self.shape(&ct.public_key())?.level;
+        if ct.level() > level {
+            ct.mod_switch_to(level)?;
         }
+        check_upload_budget(level, ct.noise_budget(), self.upload_margin_bits())?;
         Ok(ct)
+    }
+
+    /// The fields of every honest upload ciphertext: an encryption of zero switched down to
+    /// the fewest primes that hold the sum (the same for any values, since the fresh noise
+    /// bound is).
+    fn shape(&self, pk: &PubKey) -> Result<UploadShape> {
+        if let Some(shape) = self.shape.get() {
+            return Ok(*shape);
+        }
+        self.check_context(pk.context())?;
+        let mut ct = pk.encrypt_limbs(&[])?;
+        ct.compact_for_decryption(self.upload_margin_bits())?;
+        let shape = UploadShape {
+            level: ct.level(),
+            log2_noise_bound: ct.log2_noise_bound(),
+            bytes: ct.to_bytes()?.len(),
+        };
+        Ok(*self.shape.get_or_init(|| shape))
+    }
+
+    /// The size in bytes of one user's upload of `len` values, as
+    /// [`upload_to_bytes`](Self::upload_to_bytes) writes it.
+    pub fn upload_len(&self, pk: &PubKey, len: usize) -> Result<u64> {
+        let per = self.shape(pk)?.bytes as u64 + 8;
+        Ok(4 + self.ciphertexts_for(len) as u64 * per)
     }
 
     /// An upload's bytes: the ciphertext count (u32, little-endian), then each ciphertext's
@@ -346,8 +383,8 @@ impl Aggregation {
 /// It refuses more users than its [`Aggregation`] was sized for, and uploads of a different
 /// shape (ciphertext count) than the first one it added.
 pub struct EncryptedSum {
+    aggregation: Aggregation,
     pk: PubKey,
-    capacity: u64,
     users: u64,
     parts: Vec<Ctxt>,
 }
@@ -356,8 +393,8 @@ impl EncryptedSum {
     /// An empty sum of uploads under `pk`.
     pub fn new(aggregation: &Aggregation, pk: &PubKey) -> Self {
         EncryptedSum {
+            aggregation: aggregation.clone(),
             pk: pk.clone(),
-            capacity: aggregation.users,
             users: 0,
             parts: Vec::new(),
         }
@@ -373,8 +410,10 @@ impl EncryptedSum {
         &self.parts
     }
 
-    /// Adds one user's upload.
+    /// Adds one user's upload, refused with [`Error::RefusedUpload`] (and nothing added)
+    /// when a ciphertext's level, plaintext factor or noise bound is not an honest upload's.
     pub fn add(&mut self, upload: &[Ctxt]) -> Result<()> {
+        self.check_upload(upload, None)?;
         if self.parts.is_empty() {
             let owned = upload.iter().map(Ctxt::try_clone).collect::<Result<_>>()?;
             return self.absorb(1, owned);
@@ -385,9 +424,72 @@ impl EncryptedSum {
         Ok(())
     }
 
-    /// Adds one user's upload in [`Aggregation::upload_to_bytes`]' form.
+    /// Adds one user's upload in [`Aggregation::upload_to_bytes`]' form. Its size is checked
+    /// against an honest upload's before any ciphertext is read, then every ciphertext's
+    /// fields as [`add`](Self::add) checks them; a refused upload is named by its index
+    /// ([`Error::RefusedUpload`]).
     pub fn add_bytes(&mut self, upload: &[u8]) -> Result<()> {
-        self.absorb(1, Aggregation::upload_from_bytes(&self.pk, upload)?)
+        self.add_bytes_from(upload, None)
+    }
+
+    fn add_bytes_from(&mut self, upload: &[u8], file: Option<&Path>) -> Result<()> {
+        let refuse = |reason: String| self.refused(file, reason);
+        let shape = self.aggregation.shape(&self.pk)?;
+        let count = upload_count(upload).ok_or_else(|| refuse("truncated".into()))?;
+        if !self.parts.is_empty() && count as usize != self.parts.len() {
+            return Err(refuse(format!(
+                "{count} ciphertext(s) where the sum has {}",
+                self.parts.len()
+            )));
+        }
+        let want = 4 + count as u64 * (8 + shape.bytes as u64);
+        if upload.len() as u64 != want {
+            return Err(refuse(format!(
+                "{} bytes where an upload of {count} ciphertext(s) has {want}",
+                upload.len()
+            )));
+        }
+        let parts =
+            Aggregation::upload_from_bytes(&self.pk, upload).map_err(|e| refuse(e.to_string()))?;
+        self.check_upload(&parts, file)?;
+        self.absorb(1, parts)
+    }
+
+    /// Refuses an upload whose ciphertexts are not what an honest user sends.
+    fn check_upload(&self, upload: &[Ctxt], file: Option<&Path>) -> Result<()> {
+        let shape = self.aggregation.shape(&self.pk)?;
+        for (i, ct) in upload.iter().enumerate() {
+            let refuse = |what: String| self.refused(file, format!("ciphertext {i}: {what}"));
+            if ct.pubkey().secret_id() != self.pk.inner.secret_id() {
+                return Err(refuse("under another key".into()));
+            }
+            if ct.level() != shape.level {
+                return Err(refuse(format!(
+                    "level {}, where the aggregation's uploads are at level {}",
+                    ct.level(),
+                    shape.level
+                )));
+            }
+            ct.check_factor(Computation::Linear)
+                .map_err(|_| refuse("a plaintext factor no upload has at its level".into()))?;
+            // Not NaN, not above an honest upload's: the sum's budget is planned from it.
+            if !(ct.log2_noise_bound() <= shape.log2_noise_bound + 1e-9) {
+                return Err(refuse(format!(
+                    "a noise bound of 2^{:.2}, above an honest upload's 2^{:.2}",
+                    ct.log2_noise_bound(),
+                    shape.log2_noise_bound
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn refused(&self, file: Option<&Path>, reason: String) -> Error {
+        Error::RefusedUpload {
+            index: self.users,
+            file: file.map(Path::to_path_buf),
+            reason,
+        }
     }
 
     /// Adds another partial sum of the same aggregation.
@@ -420,7 +522,12 @@ impl EncryptedSum {
     /// The sum of the uploads in `files` (each one user's
     /// [`Aggregation::upload_to_bytes`]), read and added on rayon's threads. Each thread reads
     /// one file at a time into its own partial sum, so memory stays flat however many files
-    /// there are. A file that cannot be read or parsed fails the whole sum, naming the file.
+    /// there are.
+    ///
+    /// Before anything is read whole, every file's size is checked against an honest upload
+    /// with as many ciphertexts as the first file declares, so no file costs more memory than
+    /// an honest one. A file that cannot be read, or is refused, fails the whole sum with
+    /// [`Error::RefusedUpload`] naming it and its index (or [`Error::Io`] naming it).
     pub fn sum_files<P: AsRef<Path> + Sync>(
         aggregation: &Aggregation,
         pk: &PubKey,
@@ -429,15 +536,54 @@ impl EncryptedSum {
         if files.len() as u64 > aggregation.users {
             return Err(too_many(aggregation.users, files.len() as u64));
         }
-        files
+        let shape = aggregation.shape(pk)?;
+        let mut first_count = None;
+        for (index, file) in files.iter().enumerate() {
+            let path = file.as_ref();
+            let refuse = |reason: String| Error::RefusedUpload {
+                index: index as u64,
+                file: Some(path.to_path_buf()),
+                reason,
+            };
+            let mut head = [0u8; 4];
+            let mut f = std::fs::File::open(path).map_err(|e| io(path, e))?;
+            let size = f.metadata().map_err(|e| io(path, e))?.len();
+            f.read_exact(&mut head)
+                .map_err(|_| refuse("truncated".into()))?;
+            let count = u32::from_le_bytes(head);
+            let first = *first_count.get_or_insert(count);
+            if count != first {
+                return Err(refuse(format!(
+                    "{count} ciphertext(s) where the first file's upload has {first}"
+                )));
+            }
+            let want = 4 + count as u64 * (8 + shape.bytes as u64);
+            if size != want {
+                return Err(refuse(format!(
+                    "{size} bytes where an upload of {count} ciphertext(s) has {want}"
+                )));
+            }
+        }
+        let indexed: Vec<(usize, &P)> = files.iter().enumerate().collect();
+        indexed
             .par_iter()
             .try_fold(
                 || EncryptedSum::new(aggregation, pk),
-                |mut sum, file| {
+                |mut sum, &(index, file)| {
                     let path = file.as_ref();
-                    let bytes = std::fs::read(path)
-                        .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-                    sum.add_bytes(&bytes).map_err(|e| in_file(path, e))?;
+                    let bytes = read_bounded(
+                        path,
+                        4 + first_count.unwrap_or(0) as u64 * (8 + shape.bytes as u64),
+                    )?;
+                    sum.add_bytes_from(&bytes, Some(path))
+                        .map_err(|e| match e {
+                            Error::RefusedUpload { reason, .. } => Error::RefusedUpload {
+                                index: index as u64,
+                                file: Some(path.to_path_buf()),
+                                reason,
+                            },
+                            other => in_file(path, other),
+                        })?;
                     Ok(sum)
                 },
             )
@@ -451,14 +597,35 @@ impl EncryptedSum {
     }
 
     /// The owner's view: the first `len` values of the sum.
+    ///
+    /// Each ciphertext is decrypted at the level and plaintext factor an honest sum has, not
+    /// the ones its fields claim ([`Error::Mismatch`] when they differ), so a sum is right or
+    /// an error. An upload that hid its noise behind honest fields makes the sum undecryptable:
+    /// [`Error::NoiseBudgetExhausted`], never a wrong sum (the sum cannot tell whose it was).
     pub fn decrypt<F: PrimeField>(&self, sk: &SecKey, len: usize) -> Result<Vec<F>> {
         if self.parts.is_empty() {
             return Err(Error::InvalidArgument("the sum holds no upload yet".into()));
         }
+        let level = self.aggregation.shape(&self.pk)?.level;
         let n = sk.context().ring_degree();
         let mut values = Vec::with_capacity(len.min(self.parts.len() * n));
         for ct in &self.parts {
-            values.extend(sk.decrypt_poly::<F>(ct)?);
+            if ct.level() != level {
+                return Err(Error::Mismatch(format!(
+                    "a sum at level {} where the aggregation's is at level {level}",
+                    ct.level()
+                )));
+            }
+            values.extend(
+                sk.decrypt_poly_expecting::<F>(ct, Computation::Linear)
+                    .map_err(|e| match e {
+                        Error::NoiseBudgetExhausted(m) => Error::NoiseBudgetExhausted(format!(
+                            "{m} (the sum does not decrypt: an upload carried noise its public \
+                             fields hid, or the sum was altered)"
+                        )),
+                        other => other,
+                    })?,
+            );
         }
         if len > values.len() {
             return Err(Error::InvalidLength(format!(
@@ -471,8 +638,9 @@ impl EncryptedSum {
     }
 
     fn make_room(&self, users: u64, ciphertexts: usize) -> Result<()> {
-        if self.users.saturating_add(users) > self.capacity {
-            return Err(too_many(self.capacity, self.users.saturating_add(users)));
+        let capacity = self.aggregation.users;
+        if self.users.saturating_add(users) > capacity {
+            return Err(too_many(capacity, self.users.saturating_add(users)));
         }
         if ciphertexts == 0 || (!self.parts.is_empty() && ciphertexts != self.parts.len()) {
             return Err(Error::InvalidLength(format!(
@@ -514,6 +682,32 @@ fn take<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8]> {
     let (head, tail) = rest.split_at(len);
     *rest = tail;
     Ok(head)
+}
+
+fn upload_count(upload: &[u8]) -> Option<u32> {
+    Some(u32::from_le_bytes(upload.get(..4)?.try_into().ok()?))
+}
+
+fn io(path: &Path, e: std::io::Error) -> Error {
+    Error::Io(format!("{}: {e}", path.display()))
+}
+
+/// Reads `path` whole when it holds exactly `len` bytes (it may have changed since it was
+/// measured): never more than `len + 1` bytes in memory.
+fn read_bounded(path: &Path, len: u64) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(len + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(path, e))?;
+    if bytes.len() as u64 != len {
+        return Err(Error::Io(format!(
+            "{}: changed while it was read ({} bytes, {len} expected)",
+            path.display(),
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
 }
 
 fn in_file(path: &Path, e: Error) -> Error {

@@ -69,6 +69,18 @@ pub enum Error {
     /// A file could not be read or written; the message names it and the OS error.
     #[error("i/o: {0}")]
     Io(String),
+    /// An aggregation refused one user's upload ([`EncryptedSum`](crate::EncryptedSum)): its
+    /// size or public fields (level, plaintext factor, noise bound, key) are not those of an
+    /// honest upload for the aggregation's parameters. Nothing of it was added.
+    #[error("upload {index}{}: {reason}", file.as_ref().map(|f| format!(" ({})", f.display())).unwrap_or_default())]
+    RefusedUpload {
+        /// Its position: among the uploads added to the sum (from 0), or in the list of files.
+        index: u64,
+        /// The file it was read from, if any.
+        file: Option<std::path::PathBuf>,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Shorthand for results whose error is [`Error`].

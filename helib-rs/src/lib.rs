@@ -90,7 +90,7 @@ mod serialization;
 
 pub use aggregation::{Aggregation, EncryptedSum, MAX_USERS};
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
-pub use ctxt::{Ctxt, CtxtInfo, EncryptionPool, MAX_POOL_SIZE};
+pub use ctxt::{Computation, Ctxt, CtxtInfo, EncryptionPool, PoolFile, MAX_POOL_SIZE};
 #[cfg(feature = "ark-serialize")]
 pub use serialization::ark::DeserializeInContext;
 

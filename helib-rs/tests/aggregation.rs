@@ -101,7 +101,10 @@ fn files_are_summed_on_several_threads() {
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&bad, &bytes).unwrap();
     let e = EncryptedSum::sum_files(&agg, &fx.pk, &files).err().unwrap();
-    assert!(message(&e).contains("user7.bin"), "{e}");
+    assert!(
+        matches!(&e, Error::RefusedUpload { index: 7, file: Some(f), .. } if f.ends_with("user7.bin")),
+        "{e}"
+    );
     let missing = [dir.join("nobody.bin")];
     let e = EncryptedSum::sum_files(&agg, &fx.pk, &missing)
         .err()
@@ -191,8 +194,8 @@ fn pool_uploads_in_bytes_sum_like_fresh_ones() {
 
 #[test]
 fn pool_uploads_at_the_top_level_skip_the_transform() {
-    // The real parameters (N = 32768): uploads travel at the zeros' level, so after the
-    // first upload has fixed it, each is the zero plus the message, c0 in coefficient form.
+    // The real parameters (N = 32768): uploads travel at the zeros' level, so each is the
+    // zero plus the message, c0 in coefficient form.
     let agg = Aggregation::new::<F>(1000).unwrap();
     let sk = helib_rs::SecKey::generate(agg.context()).unwrap();
     let pk = helib_rs::PubKey::generate(&sk).unwrap();
@@ -212,9 +215,9 @@ fn pool_uploads_at_the_top_level_skip_the_transform() {
         assert_eq!(ct.level(), agg.context().num_ctxt_primes());
         assert!(ct.noise_budget() >= agg.upload_margin_bits());
     }
-    // The first went through memory (NTT form, kind 5) and fixed the upload level; the
-    // others skipped the transform (kind 9).
-    assert_eq!(kinds, vec![5, 9, 9]);
+    // The upload level is known before the first upload (the fresh bound is the same for
+    // every message), so every upload skips the transform (kind 9, c0 in coefficient form).
+    assert_eq!(kinds, vec![9, 9, 9]);
     assert_eq!(sum.decrypt::<F>(&sk, n).unwrap(), plain_sum(&vectors));
 }
 
@@ -296,4 +299,93 @@ fn secure_parameters_hold_a_thousand_users() {
     assert!(agg.context().security_bits() >= 128.0);
     assert_eq!(agg.values_per_ciphertext(), 32768);
     assert!(agg.context().fresh_noise_budget() >= agg.upload_margin_bits());
+}
+
+/// One upload's bytes with its first ciphertext's field at `at` replaced by `value`.
+fn forge(upload: &[u8], at: usize, value: &[u8]) -> Vec<u8> {
+    // The upload: count (4), length (8), then the ciphertext.
+    let mut bytes = upload.to_vec();
+    bytes[12 + at..12 + at + value.len()].copy_from_slice(value);
+    bytes
+}
+
+#[test]
+fn uploads_whose_public_fields_are_out_of_range_are_refused_by_index() {
+    let (fx, agg) = setup(10);
+    let honest = |v: u64| {
+        Aggregation::upload_to_bytes(&agg.encrypt(&fx.pk, &[F::from(v)]).unwrap()).unwrap()
+    };
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    sum.add_bytes(&honest(1)).unwrap();
+    sum.add_bytes(&honest(2)).unwrap();
+
+    let upload = honest(3);
+    // Fields after the 16-byte header: key id (8), level (4), noise bound (8), factor (32).
+    let exhausted = forge(&upload, 28, &1e6f64.to_le_bytes());
+    let noisier = forge(
+        &upload,
+        28,
+        &(sum.ciphertexts()[0].log2_noise_bound() + 1.0).to_le_bytes(),
+    );
+    let mut factor = [0u8; 32];
+    factor[0] = 3;
+    let scaled = forge(&upload, 36, &factor);
+    let other_key = {
+        let other = new_fixture(BITS);
+        let agg2 = Aggregation::with_context(&other.ctx, 10).unwrap();
+        Aggregation::upload_to_bytes(&agg2.encrypt(&other.pk, &[F::from(3u64)]).unwrap()).unwrap()
+    };
+    let fresh_level =
+        Aggregation::upload_to_bytes(&[fx.pk.encrypt_poly(&[F::from(3u64)]).unwrap()]).unwrap();
+    let two_parts = Aggregation::upload_to_bytes(
+        &agg.encrypt(&fx.pk, &vec![F::from(1u64); 2 * N as usize])
+            .unwrap(),
+    )
+    .unwrap();
+    for (what, bad) in [
+        ("an exhausted noise bound", exhausted),
+        ("a noise bound above an honest upload's", noisier),
+        ("a plaintext factor of 3", scaled),
+        ("another key", other_key),
+        ("the fresh level", fresh_level),
+        ("two ciphertexts", two_parts),
+        ("a truncated upload", upload[..upload.len() - 8].to_vec()),
+        ("a trailing byte", [upload.clone(), vec![0]].concat()),
+    ] {
+        let e = sum.add_bytes(&bad).expect_err(what);
+        assert!(
+            matches!(
+                &e,
+                Error::RefusedUpload {
+                    index: 2,
+                    file: None,
+                    ..
+                }
+            ),
+            "{what}: {e}"
+        );
+        assert_eq!(sum.users(), 2, "{what} was added");
+    }
+    sum.add_bytes(&upload).unwrap();
+    assert_eq!(sum.decrypt::<F>(&fx.sk, 1).unwrap(), vec![F::from(6u64)]);
+}
+
+#[test]
+fn an_upload_that_hides_its_noise_makes_the_sum_an_error_not_a_wrong_sum() {
+    let (fx, agg) = setup(10);
+    let mut sum = EncryptedSum::new(&agg, &fx.pk);
+    sum.add(&agg.encrypt(&fx.pk, &[F::from(5u64)]).unwrap())
+        .unwrap();
+    // Honest fields over rows of a ciphertext far noisier than they say: c0 replaced by c1.
+    let ct = agg.encrypt(&fx.pk, &[F::from(7u64)]).unwrap().remove(0);
+    let mut bytes = ct.to_bytes().unwrap();
+    let rows = (bytes.len() - 68) / 2;
+    let (head, c1) = bytes.split_at_mut(68 + rows);
+    head[68..].copy_from_slice(c1);
+    let forged = Aggregation::upload_parts_to_bytes(&[bytes]).unwrap();
+    sum.add_bytes(&forged).unwrap(); // its public fields are an honest upload's
+    assert!(matches!(
+        sum.decrypt::<F>(&fx.sk, 1),
+        Err(Error::NoiseBudgetExhausted(m)) if m.contains("hid")
+    ));
 }

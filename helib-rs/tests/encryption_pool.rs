@@ -6,7 +6,7 @@ use std::time::Instant;
 use ark_bn254::Fr;
 use ark_ff::UniformRand;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use helib_rs::{BatchEncoder, Context, Ctxt, EncryptionPool, Error, PubKey, SecKey};
+use helib_rs::{BatchEncoder, Context, Ctxt, EncryptionPool, Error, PoolFile, PubKey, SecKey};
 
 fn toy() -> (Context, SecKey, PubKey) {
     let ctx = Context::builder()
@@ -153,4 +153,152 @@ fn pool_bytes_round_trip_and_are_validated() {
     let pk2 = PubKey::generate(&sk2).unwrap();
     assert!(EncryptionPool::from_bytes(&pk2, &bytes).is_err());
     assert!(EncryptionPool::public(&pk, helib_rs::MAX_POOL_SIZE + 1).is_err());
+}
+
+/// The pool's byte form: a count, then each zero with its length.
+fn pool_bytes(zeros: &[&[u8]]) -> Vec<u8> {
+    let mut out = (zeros.len() as u64).to_le_bytes().to_vec();
+    for z in zeros {
+        out.extend_from_slice(&(z.len() as u64).to_le_bytes());
+        out.extend_from_slice(z);
+    }
+    out
+}
+
+/// `(count, [(offset, len)])` of a pool's bytes.
+fn entries(bytes: &[u8]) -> Vec<&[u8]> {
+    let count = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let mut at = 8;
+    (0..count)
+        .map(|_| {
+            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            at += 8 + len;
+            &bytes[at - len..at]
+        })
+        .collect()
+}
+
+#[test]
+fn a_zero_is_loaded_once_per_process() {
+    let (_, sk, pk) = toy();
+    let bytes = EncryptionPool::secret(&sk, &pk, 2)
+        .unwrap()
+        .into_bytes()
+        .unwrap();
+    let zeros = entries(&bytes);
+    // One zero listed twice: two online encryptions would share c1 and subtract to m1 - m2.
+    let twice = pool_bytes(&[zeros[0], zeros[1], zeros[0]]);
+    assert!(matches!(
+        EncryptionPool::from_bytes(&pk, &twice),
+        Err(Error::InvalidArgument(m)) if m.contains("twice")
+    ));
+    // The refused bytes claimed nothing: the pool itself still loads, once.
+    let mut pool = EncryptionPool::from_bytes(&pk, &bytes).unwrap();
+    assert_eq!(pool.len(), 2);
+    let again = EncryptionPool::from_bytes(&pk, &bytes);
+    assert!(
+        matches!(&again, Err(Error::InvalidArgument(m)) if m.contains("already loaded")),
+        "{:?}",
+        again.err()
+    );
+    // Nor after its zeros were used, nor one of them alone.
+    pool.encrypt_poly(&[Fr::from(1u64)]).unwrap();
+    pool.encrypt_poly(&[Fr::from(2u64)]).unwrap();
+    assert!(EncryptionPool::from_bytes(&pk, &bytes).is_err());
+    assert!(EncryptionPool::from_bytes(&pk, &pool_bytes(&[zeros[1]])).is_err());
+}
+
+fn temp_path(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("helib-pool-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("pool.bin")
+}
+
+#[test]
+fn a_pool_file_removes_each_zero_before_its_ciphertext_is_returned() {
+    let (ctx, sk, pk) = toy();
+    let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
+    let path = temp_path("consume");
+    let mut pool = PoolFile::create(&path, EncryptionPool::public(&pk, 3).unwrap()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let full = std::fs::read(&path).unwrap();
+    let zeros: Vec<Vec<u8>> = entries(&full).into_iter().map(<[u8]>::to_vec).collect();
+    assert!(PoolFile::create(&path, EncryptionPool::public(&pk, 1).unwrap()).is_err());
+
+    // A message the engine refuses (too many values) leaves the zero where it was.
+    assert!(pool.encrypt_poly(&vec![Fr::from(1u64); 4096]).is_err());
+    assert_eq!(pool.len(), 3);
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+
+    let x: Vec<Fr> = (1..=5u64).map(Fr::from).collect();
+    for left in (0..3).rev() {
+        let ct = pool.encrypt_slots(&enc, &x).unwrap();
+        assert_eq!(&sk.decrypt_slots(&enc, &ct).unwrap()[..5], &x[..]);
+        // On disk by now: the count lowered, the zero's bytes gone.
+        let now = std::fs::read(&path).unwrap();
+        assert_eq!(u64::from_le_bytes(now[..8].try_into().unwrap()), left);
+        let kept: Vec<&[u8]> = entries(&now);
+        assert_eq!(kept.len(), left as usize);
+        for (k, z) in kept.iter().enumerate() {
+            assert_eq!(*z, &zeros[k][..]);
+        }
+        assert_eq!(pool.len(), left as usize);
+    }
+    assert!(matches!(
+        pool.encrypt_slots(&enc, &x),
+        Err(Error::InvalidArgument(m)) if m.contains("empty")
+    ));
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn a_pool_file_has_one_user_and_survives_a_crash() {
+    let (_, sk, pk) = toy();
+    let path = temp_path("lock");
+    let bytes = EncryptionPool::secret(&sk, &pk, 3)
+        .unwrap()
+        .into_bytes()
+        .unwrap();
+    let zeros = entries(&bytes);
+    // A crash after the count was lowered to 1 and before the two zeros past it were cut off.
+    let mut crashed = pool_bytes(&zeros[..1]);
+    crashed.extend_from_slice(&pool_bytes(&zeros[1..])[8..]);
+    std::fs::write(&path, &crashed).unwrap();
+
+    // Another holder of the file (another process, as far as the lock can tell).
+    let other = std::fs::File::open(&path).unwrap();
+    other.lock().unwrap();
+    assert!(matches!(
+        PoolFile::open(&pk, &path),
+        Err(Error::InvalidArgument(m)) if m.contains("open elsewhere")
+    ));
+    drop(other);
+
+    let mut pool = PoolFile::open(&pk, &path).unwrap();
+    assert_eq!(pool.len(), 1, "the zeros past the count were spent");
+    let on_disk = std::fs::read(&path).unwrap();
+    assert_eq!(on_disk, pool_bytes(&zeros[..1]), "and wiped off the file");
+    // Open: a second open in this process is refused by the lock.
+    assert!(PoolFile::open(&pk, &path).is_err());
+    let ct = pool.encrypt_poly(&[Fr::from(9u64)]).unwrap();
+    assert_eq!(sk.decrypt_poly::<Fr>(&ct).unwrap()[0], Fr::from(9u64));
+    drop(pool);
+    // Closed and empty; the spent zeros cannot come back through the bytes either.
+    assert!(EncryptionPool::from_bytes(&pk, &pool_bytes(&zeros[2..])).is_err());
+    // A count beyond the entries is corrupt, not a pool.
+    let mut short = pool_bytes(&zeros[..1]);
+    short[..8].copy_from_slice(&2u64.to_le_bytes());
+    let path2 = temp_path("short");
+    std::fs::write(&path2, &short).unwrap();
+    assert!(matches!(
+        PoolFile::open(&pk, &path2),
+        Err(Error::InvalidArgument(m)) if m.contains("truncated")
+    ));
+    std::fs::remove_file(&path).ok();
+    std::fs::remove_file(&path2).ok();
 }

@@ -145,6 +145,7 @@ helib_status helib_seckey_new(helib_seckey** out, const helib_context* ctx) {
     });
 }
 
+#ifdef HELIB_INSECURE_DETERMINISTIC_KEYS
 helib_status helib_seckey_new_insecure_deterministic(helib_seckey** out, const helib_context* ctx,
                                                      const uint8_t* seed) {
     return guard([&] {
@@ -157,6 +158,7 @@ helib_status helib_seckey_new_insecure_deterministic(helib_seckey** out, const h
         helib::secure_wipe(s.data(), s.size());
     });
 }
+#endif
 
 void helib_seckey_free(helib_seckey* sk) { delete sk; }
 
@@ -226,6 +228,15 @@ helib_status helib_ctxt_get_info(const helib_ctxt* c, helib_ctxt_info* out) {
         out->log2_modulus = c->c.log2_modulus();
         out->log2_noise_bound = c->c.log2_noise();
         out->noise_budget = c->c.noise_budget();
+    });
+}
+
+helib_status helib_ctxt_check_factor(const helib_ctxt* c, uint32_t rule) {
+    return guard([&] {
+        require(c, "c");
+        if (rule != HELIB_FACTOR_LINEAR && rule != HELIB_FACTOR_ONE_PRODUCT)
+            throw helib::InvalidArgument("unknown factor rule " + std::to_string(rule));
+        c->c.check_factor(static_cast<helib::FactorRule>(rule));
     });
 }
 

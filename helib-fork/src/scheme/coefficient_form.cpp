@@ -41,10 +41,15 @@ double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t
     const size_t n = ctx.n(), rows_at = r.position(), row_bytes = n * sizeof(u64);
     if (r.remaining() != 2 * level * row_bytes) corrupt("ciphertext rows of the wrong length");
 
+    // A zero's recorded bound already allows for a message of the largest norm (every fresh
+    // encryption records that bound), so adding one leaves the field as it is and the bytes
+    // match a fresh encryption's. A zero recording less is not one this engine made.
+    if (f.noise < ctx.log2_fresh_bound_symmetric() - 1e-9)
+        corrupt("an encryption of zero whose noise bound is below a fresh encryption's");
+
     // Everything about the message is checked here, before the bytes change.
     const Basis chain = chain_basis(ctx, level);
-    std::vector<double> centered;
-    const RnsPoly m = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
+    const RnsPoly m = plaintext_to_coeffs(ctx, coeffs, num, chain, nullptr);
     for (size_t i = 0; i < level; ++i) {
         const u64 q = ctx.prime(i);
         uint8_t* row = data + rows_at + i * row_bytes;
@@ -60,9 +65,7 @@ double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t
         }
         if (worst >= q) corrupt("ciphertext: a residue is not below its prime");
     }
-    const double grown = log2_add(f.noise, ctx.log2_canonical_norm(centered));
-    std::memcpy(data + f.noise_at, &grown, sizeof grown);
-    return ctx.log2_q(level) - 1.0 - grown;
+    return ctx.log2_q(level) - 1.0 - f.noise;
 }
 
 }  // namespace helib

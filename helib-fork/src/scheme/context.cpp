@@ -98,7 +98,7 @@ Context::Context(const ContextParams& params)
             std::to_string(n_) + "); use a larger m or fewer modulus bits, or opt out explicitly");
     }
     if (fresh_noise_budget() <= 0) {
-        const double need = log2_fresh_noise(log2_random_msg_norm()) + 2;
+        const double need = log2_fresh_bound() + 2;
         throw InvalidArgument("ciphertext modulus too small: a fresh encryption with a " +
                               std::to_string(p_bits()) + "-bit p needs more than " +
                               std::to_string(static_cast<int>(std::ceil(need))) +
@@ -288,12 +288,11 @@ double Context::log2_fresh_noise_symmetric(double log2_msg_norm) const {
     return log2_add(log2_msg_norm, log2_zz(p_) + log2_e_);
 }
 
-double Context::log2_random_msg_norm() const {
-    return log2_zz(p_) + std::log2(kTailFactor * std::sqrt(static_cast<double>(n_) / 12.0));
+double Context::log2_max_msg_norm() const {
+    // ||m||_can <= ||m||_1 <= N (p - 1) / 2; log2(p) - 1 is above log2((p - 1) / 2).
+    return log2_zz(p_) - 1.0 + std::log2(static_cast<double>(n_));
 }
 
-double Context::fresh_noise_budget() const {
-    return log2_q(fresh_level()) - 1.0 - log2_fresh_noise(log2_random_msg_norm());
-}
+double Context::fresh_noise_budget() const { return log2_q(fresh_level()) - 1.0 - log2_fresh_bound(); }
 
 }  // namespace helib

@@ -132,7 +132,13 @@ public:
     double log2_fresh_noise(double log2_msg_norm) const;
     // The same for secret-key encryption, whose noise has no u or s factor.
     double log2_fresh_noise_symmetric(double log2_msg_norm) const;
-    double log2_random_msg_norm() const;
+    // The largest canonical norm a plaintext can have: N coefficients of at most (p - 1) / 2.
+    // Fresh ciphertexts record their bound for this norm, whatever their message: a bound
+    // computed from the message itself would tell anyone who reads the bytes how large it is.
+    double log2_max_msg_norm() const;
+    // The bounds every fresh public-key and secret-key encryption records.
+    double log2_fresh_bound() const { return log2_fresh_noise(log2_max_msg_norm()); }
+    double log2_fresh_bound_symmetric() const { return log2_fresh_noise_symmetric(log2_max_msg_norm()); }
     double fresh_noise_budget() const;
 
 private:

@@ -43,14 +43,15 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
     Prng prng(os_seed());
-    RnsPoly u = small_to_ntt(ctx, sample_ternary(prng, n), chain);
+    std::vector<int32_t> u_small = sample_ternary(prng, n);
+    const WipeOnExit<std::vector<int32_t>> wipe_u_small(u_small);
+    RnsPoly u = small_to_ntt(ctx, u_small, chain);
     std::vector<int32_t> e0 = sample_error(prng, n), e1 = sample_error(prng, n);
 
     // c0 = b u + (p e0 + m), c1 = a u + p e1: the message joins e0 before the NTT, which
     // saves one transform per prime.
     Ctxt c(pk.context(), pk.id(), L);
-    std::vector<double> centered;
-    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
+    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, nullptr);
     c.c1_ = RnsPoly(L, n);
     for (size_t r = 0; r < L; ++r) {
         const u64 q = ctx.prime(r), t = ctx.t_mod(r), tp = shoup_precompute(t, q);
@@ -65,12 +66,12 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
         row_mul_add(c0, pk.b().row(r), u.row(r), n, br, ctx.simd());
         row_mul_add(c1, pk.a().row(r), u.row(r), n, br, ctx.simd());
     }
-    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise(ctx.log2_canonical_norm(centered)));
+    // The bound for any message (never this one's norm), so the bytes say nothing about it.
+    c.log2_noise_ = ctx.log2_fresh_bound();
     // The encryption randomness would reveal the message: wipe it.
     secure_wipe(u.data);
     secure_wipe(e0);
     secure_wipe(e1);
-    secure_wipe(centered);
     return c;
 }
 
@@ -85,8 +86,7 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     // c1 is never stored: each row of a is drawn into scratch (in row order, as
     // expand_public_a draws them again when the bytes are read), used for c0 and dropped.
     Ctxt c(sk.context(), sk.id(), L);
-    std::vector<double> centered;
-    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, &centered);
+    c.c0_ = plaintext_to_coeffs(ctx, coeffs, num, chain, nullptr);
     std::vector<u64> a(n);
     for (size_t r = 0; r < L; ++r) {
         const u64 q = ctx.prime(r), t = ctx.t_mod(r), tp = shoup_precompute(t, q);
@@ -96,11 +96,10 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
         expand.uniform_row(a.data(), n, q);
         row_switch_key_b(c0, nullptr, 0, a.data(), sk.s_ntt().row(r), n, ctx.ntt(r).barrett(), ctx.simd());
     }
-    c.log2_noise_ = clamp_noise(ctx.log2_fresh_noise_symmetric(ctx.log2_canonical_norm(centered)));
+    c.log2_noise_ = ctx.log2_fresh_bound_symmetric();
     c.save_fields(w, ObjectKind::seeded_ciphertext);
     w.words(c.c0_.data.data(), c.c0_.data.size());
     secure_wipe(e);
-    secure_wipe(centered);
     w.bytes(a_seed.data(), a_seed.size());
 }
 
@@ -131,7 +130,9 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
                                    "; decryption would not be reliable");
     }
     // The rows come out as y_i = [v_i (Q/q_i)^-1]_{q_i}, the form reconstruct_mod_p takes.
+    // The phase is the plaintext plus p times the noise: as secret as the plaintext.
     RnsPoly v;
+    const WipeOnExit<decltype(v.data)> wipe_phase(v.data);
     raw_phase(sk, v, ctx.crt(level_).punct_inv.data());
     const NTL::ZZ scale = NTL::IsOne(factor_) ? NTL::ZZ(1) : NTL::InvMod(factor_, ctx.p());
     // The phase must respect the tracked bound (twice it, for the bound's tail): a ciphertext whose
@@ -144,6 +145,7 @@ void Ctxt::decrypt(const SecKey& sk, u64* out) const {
 double Ctxt::measure_noise(const SecKey& sk) const {
     const Context& ctx = *ctx_;
     RnsPoly v;
+    const WipeOnExit<decltype(v.data)> wipe_phase(v.data);
     raw_phase(sk, v);
     const size_t l = level_;
     const LevelCrt& crt = ctx.crt(l);
@@ -551,9 +553,9 @@ size_t natural_level(const Context& ctx, size_t level, double log2_noise, double
 
 std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth) {
     std::vector<size_t> out;
-    // The lower of the two fresh noises (secret-key encryption's): a noisier input only
+    // The lower of the two fresh bounds (secret-key encryption's): a noisier input only
     // drops more primes, so the levels planned from the quieter one are never lower.
-    double noise = ctx.log2_fresh_noise_symmetric(ctx.log2_random_msg_norm());
+    double noise = ctx.log2_fresh_bound_symmetric();
     size_t level = ctx.fresh_level();
     for (double growth : log2_growth) {
         if (!(growth >= 0) || growth > 1e4) throw InvalidArgument("a stage's noise growth must be in [0, 10000] bits");
@@ -624,6 +626,26 @@ void Ctxt::account_dropped_prime() {
                             : log2_add(log2_noise_ - std::log2(static_cast<double>(q)),
                                        ctx.log2_modswitch_floor());
     factor_ = NTL::MulMod(factor_, NTL::InvMod(NTL::ZZ(q) % ctx.p(), ctx.p()), ctx.p());
+}
+
+NTL::ZZ linear_factor(const Context& ctx, size_t level) {
+    const NTL::ZZ& p = ctx.p();
+    NTL::ZZ dropped(1);
+    for (size_t i = level; i < ctx.fresh_level(); ++i) dropped = NTL::MulMod(dropped, NTL::ZZ(ctx.prime(i)) % p, p);
+    return NTL::InvMod(dropped, p);
+}
+
+void Ctxt::check_factor(FactorRule rule) const {
+    const Context& ctx = *ctx_;
+    const NTL::ZZ linear = linear_factor(ctx, level_);
+    if (factor_ == linear) return;
+    if (rule == FactorRule::one_product) {
+        for (size_t m = level_; m <= ctx.fresh_level(); ++m)
+            if (factor_ == NTL::MulMod(linear, linear_factor(ctx, m), ctx.p())) return;
+    }
+    throw Mismatch(std::string("the ciphertext's plaintext factor is not one that ") +
+                   (rule == FactorRule::linear ? "a linear computation" : "a computation with at most one product") +
+                   " gives at level " + std::to_string(level_) + ": its bytes were altered, or it is another computation's");
 }
 
 size_t Ctxt::lowest_safe_level() const {

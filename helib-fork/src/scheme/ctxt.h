@@ -48,6 +48,17 @@ size_t natural_level(const Context& ctx, size_t level, double log2_noise, double
 // ones give levels at or below the true ones.
 std::vector<size_t> stage_levels(const Context& ctx, const std::vector<double>& log2_growth);
 
+// The plaintext factors an owner can expect of a result it asked for. Modulus switching
+// multiplies the factor by q^-1 for each prime q dropped, and a product multiplies the factors,
+// so a result computed from fresh encryptions at level l has:
+//   linear:      prod_{l <= i < fresh} q_i^-1 (additions, plaintext products, rotations only);
+//   one_product: that, or that times the same for some level m >= l (one ciphertext product
+//                made at level m, linear operations before and after).
+enum class FactorRule : uint32_t { linear = 1, one_product = 2 };
+
+// prod_{level <= i < fresh level} q_i^-1 mod p: a linear result's factor at `level`.
+NTL::ZZ linear_factor(const Context& ctx, size_t level);
+
 class Ctxt {
 public:
     // Public-key encryption of sum_i coeffs[i] X^i (num <= N coefficients of p_limbs() limbs).
@@ -71,6 +82,9 @@ public:
     const std::shared_ptr<const Context>& context() const { return ctx_; }
     uint64_t key_id() const { return key_id_; }
     size_t level() const { return level_; }
+    // Throws Mismatch unless the plaintext factor is one that `rule` allows at this level (see
+    // FactorRule): a factor field altered in the bytes would otherwise scale the decryption.
+    void check_factor(FactorRule rule) const;
     double log2_modulus() const { return ctx_->log2_q(level_); }
     double log2_noise() const { return log2_noise_; }
     double noise_budget() const { return log2_modulus() - 1.0 - log2_noise_; }

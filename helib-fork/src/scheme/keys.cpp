@@ -163,7 +163,10 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     a_seed_ = sk.key_seed(SecKey::kPublicLabel, 0);
     Prng prng(sk.key_seed(SecKey::kPublicLabel, 1));
     a_ = expand_public_a(ctx, a_seed_);
-    b_ = small_to_ntt(ctx, sample_error(prng, ctx.n()), chain, SmallScale::plaintext_modulus);
+    // e with b and a gives s: its coefficients are wiped once they are in b.
+    std::vector<int32_t> e = sample_error(prng, ctx.n());
+    const WipeOnExit<std::vector<int32_t>> wipe_e(e);
+    b_ = small_to_ntt(ctx, e, chain, SmallScale::plaintext_modulus);
     for (size_t r = 0; r < L; ++r)
         row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),
                          ctx.simd());

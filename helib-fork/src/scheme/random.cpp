@@ -223,6 +223,8 @@ void Prng::centered_binomial_row(int32_t* out, size_t n) {
             out[k + i] = popcount(x & 0x1fffffULL) - popcount((x >> 21) & 0x1fffffULL);
         }
     }
+    // The keystream the errors were drawn from gives the errors back.
+    secure_wipe(words, sizeof words);
 }
 
 uint32_t Prng::next_u32() {

@@ -22,4 +22,17 @@ void secure_wipe(std::vector<T, A>& v) {
     secure_wipe(v.data(), v.size() * sizeof(T));
 }
 
+// Wipes a vector when the scope ends, however it ends (a throw included).
+template <class V>
+class WipeOnExit {
+public:
+    explicit WipeOnExit(V& v) : v_(v) {}
+    WipeOnExit(const WipeOnExit&) = delete;
+    WipeOnExit& operator=(const WipeOnExit&) = delete;
+    ~WipeOnExit() { secure_wipe(v_); }
+
+private:
+    V& v_;
+};
+
 }  // namespace helib

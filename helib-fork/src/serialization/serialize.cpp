@@ -390,7 +390,6 @@ CtxtFields read_ctxt_fields(Reader& r, const Context& c, uint64_t key_id) {
     if (f.level < 1 || f.level > c.num_chain())
         corrupt("level " + std::to_string(f.level) + " (the context has levels 1.." + std::to_string(c.num_chain()) +
                 ")");
-    f.noise_at = r.position();
     f.noise = r.f64("noise bound");
     if (!(f.noise >= 0)) corrupt("a noise bound out of range");  // NaN too
     // A bound beyond the modulus is an exhausted ciphertext, which is what +inf records.

@@ -129,12 +129,11 @@ private:
 [[noreturn]] void corrupt(const std::string& what);
 
 // A ciphertext's fields after its header (ctxt.h, save()), checked: the secret key's id (key_id,
-// else Mismatch), the level, the noise bound (+inf once beyond the modulus) and where it sits in
-// the data, and the plaintext factor in [1, p).
+// else Mismatch), the level, the noise bound (+inf once beyond the modulus) and the plaintext
+// factor in [1, p).
 struct CtxtFields {
     uint32_t level = 0;
     double noise = 0;
-    size_t noise_at = 0;
     NTL::ZZ factor;
 };
 CtxtFields read_ctxt_fields(Reader& r, const Context& ctx, uint64_t key_id);

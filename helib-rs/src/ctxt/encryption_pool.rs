@@ -1,7 +1,11 @@
 //! [`EncryptionPool`]: offline/online encryption with fresh encryptions of zero, each used once.
 
+use std::collections::HashSet;
+use std::sync::{Mutex, OnceLock};
+
 use ark_ff::PrimeField;
 use helib_bindings as sys;
+use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
 use crate::encoding::field::encode_poly;
@@ -17,7 +21,9 @@ use crate::{BatchEncoder, Ctxt, PubKey, SecKey};
 /// such ciphertexts subtract to `m - m'` in the clear. Here every zero is drawn with its own
 /// randomness from the OS, [`encrypt_slots`](Self::encrypt_slots) takes it out of the pool
 /// (ownership makes a second use impossible), and an empty pool is an error, never a reuse.
-/// A serialized pool is a one-time resource like a one-time pad: load it once and delete it.
+/// A serialized pool is a one-time resource like a one-time pad: [`from_bytes`](Self::from_bytes)
+/// refuses zeros this process loaded before, and a [`PoolFile`](crate::PoolFile) keeps a pool
+/// on disk and removes each zero from the file before its ciphertext is returned.
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -178,27 +184,8 @@ impl EncryptionPool {
     /// The next zero plus `coeffs`, as bytes, and the noise budget they leave. The engine
     /// checks the message before it touches the zero, so on an error the zero stays.
     pub(crate) fn add_to_next<F: PrimeField>(&mut self, coeffs: &[F]) -> Result<(Vec<u8>, f64)> {
-        let limbs = encode_poly(self.pk.context(), coeffs)?;
-        let num_coeffs = limbs.len() / self.pk.context().plaintext_limbs();
-        let zero = self.zeros.last_mut().ok_or_else(|| {
-            Error::InvalidArgument(
-                "the encryption pool is empty: fill a new one (a zero is never used twice)".into(),
-            )
-        })?;
-        let mut budget = 0.0;
-        // SAFETY: the key handle is live; the zero's bytes are exclusively borrowed and
-        // writable for their length; `limbs` holds `num_coeffs` values of `plaintext_limbs`
-        // limbs and is live for the call; `budget` is a valid out-pointer.
-        check(unsafe {
-            sys::helib_coefficient_form_add_poly(
-                self.pk.inner.as_ptr(),
-                zero.bytes.as_mut_ptr(),
-                zero.bytes.len(),
-                limbs.as_ptr(),
-                num_coeffs,
-                &mut budget,
-            )
-        })?;
+        let zero = self.zeros.last_mut().ok_or_else(empty_pool)?;
+        let budget = add_message(&self.pk, &mut zero.bytes, coeffs)?;
         let zero = self
             .zeros
             .pop()
@@ -224,8 +211,13 @@ impl EncryptionPool {
     }
 
     /// Reads a pool written by [`into_bytes`](Self::into_bytes) for `pk`, validating every zero
-    /// as [`Ctxt::from_bytes`] does (and that it is in the pool's form). Load a stored pool
-    /// once.
+    /// as [`Ctxt::from_bytes`] does (and that it is in the pool's form).
+    ///
+    /// A zero is used once, so a pool is loaded once: bytes that list one zero twice are
+    /// refused, and so is every zero this process already loaded (from these bytes, other
+    /// bytes or a [`PoolFile`](crate::PoolFile)), with [`Error::InvalidArgument`]. A process
+    /// cannot see what another one loaded: keep a stored pool in a [`PoolFile`](crate::PoolFile),
+    /// which consumes it in place.
     pub fn from_bytes(pk: &PubKey, bytes: &[u8]) -> Result<Self> {
         let corrupt = |what: &str| Error::InvalidArgument(format!("corrupt data: pool {what}"));
         let mut rest = bytes;
@@ -248,19 +240,17 @@ impl EncryptionPool {
                 return Err(corrupt("truncated"));
             }
             let (zero, tail) = rest.split_at(len);
-            if zero.get(6..8) != Some(&COEFFICIENT_FORM_KIND.to_le_bytes()[..]) {
-                return Err(corrupt("entry that is not a zero in the pool's form"));
-            }
-            let level = Ctxt::from_bytes(pk, zero)?.level();
             zeros.push(Zero {
+                level: check_zero(pk, zero)?,
                 bytes: Zeroizing::new(zero.to_vec()),
-                level,
             });
             rest = tail;
         }
         if !rest.is_empty() {
             return Err(corrupt("trailing bytes"));
         }
+        let ring = pk.context().ring_degree();
+        claim_zeros(zeros.iter().map(|z| zero_digest(&z.bytes, z.level, ring)))?;
         Ok(EncryptionPool {
             pk: pk.clone(),
             zeros,
@@ -279,5 +269,85 @@ fn check_count(count: usize) -> Result<()> {
             "an encryption pool holds at most {MAX_POOL_SIZE} zeros, asked for {count}"
         )));
     }
+    Ok(())
+}
+
+fn empty_pool() -> Error {
+    Error::InvalidArgument(
+        "the encryption pool is empty: fill a new one (a zero is never used twice)".into(),
+    )
+}
+
+/// Adds `coeffs` to the zero in `bytes` in place; the noise budget left. The engine checks the
+/// message before it changes a byte.
+pub(super) fn add_message<F: PrimeField>(
+    pk: &PubKey,
+    bytes: &mut [u8],
+    coeffs: &[F],
+) -> Result<f64> {
+    let limbs = Zeroizing::new(encode_poly(pk.context(), coeffs)?);
+    let num_coeffs = limbs.len() / pk.context().plaintext_limbs();
+    let mut budget = 0.0;
+    // SAFETY: the key handle is live; `bytes` is exclusively borrowed and writable for its
+    // length; `limbs` holds `num_coeffs` values of `plaintext_limbs` limbs and is live for the
+    // call; `budget` is a valid out-pointer.
+    check(unsafe {
+        sys::helib_coefficient_form_add_poly(
+            pk.inner.as_ptr(),
+            bytes.as_mut_ptr(),
+            bytes.len(),
+            limbs.as_ptr(),
+            num_coeffs,
+            &mut budget,
+        )
+    })?;
+    Ok(budget)
+}
+
+/// Validates one stored zero for `pk` (a ciphertext in the pool's form); its level.
+pub(super) fn check_zero(pk: &PubKey, zero: &[u8]) -> Result<u32> {
+    if zero.get(6..8) != Some(&COEFFICIENT_FORM_KIND.to_le_bytes()[..]) {
+        return Err(Error::InvalidArgument(
+            "corrupt data: pool entry that is not a zero in the pool's form".into(),
+        ));
+    }
+    Ok(Ctxt::from_bytes(pk, zero)?.level())
+}
+
+/// What makes a zero the one it is: a hash of its `c1` rows (the last `level * N` words),
+/// which two uses of one zero share.
+pub(super) fn zero_digest(zero: &[u8], level: u32, ring_degree: usize) -> [u8; 32] {
+    let c1 = (level as usize * ring_degree * 8).min(zero.len());
+    Sha256::digest(&zero[zero.len() - c1..]).into()
+}
+
+/// Marks zeros as loaded in this process, or refuses them all if one is listed twice or was
+/// loaded before.
+///
+/// This is the one piece of process-wide state in the crate, on purpose: "loaded once" is a
+/// property of the process, not of any value a caller holds. It keeps 32 bytes a zero and is
+/// never cleared, since a zero used and dropped must not come back either.
+pub(super) fn claim_zeros(digests: impl Iterator<Item = [u8; 32]>) -> Result<()> {
+    static CLAIMED: OnceLock<Mutex<HashSet<[u8; 32]>>> = OnceLock::new();
+    let mut batch = HashSet::new();
+    for d in digests {
+        if !batch.insert(d) {
+            return Err(Error::InvalidArgument(
+                "corrupt data: the pool lists one encryption of zero twice".into(),
+            ));
+        }
+    }
+    let mut claimed = CLAIMED
+        .get_or_init(Default::default)
+        .lock()
+        .map_err(|_| Error::Internal("the pool registry's lock was poisoned".into()))?;
+    if batch.iter().any(|d| claimed.contains(d)) {
+        return Err(Error::InvalidArgument(
+            "these encryptions of zero were already loaded in this process: a stored pool is \
+             loaded once (each zero is used once)"
+                .into(),
+        ));
+    }
+    claimed.extend(batch);
     Ok(())
 }

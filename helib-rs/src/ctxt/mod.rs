@@ -13,14 +13,19 @@ use crate::context::Context;
 use crate::encoding::field::{check_field, encode_const, encode_poly, from_limbs};
 use crate::error::{check, Error, Result};
 use crate::keys::{PubKey, PubKeyInner, SecKey};
+use zeroize::Zeroizing;
 
+mod computation;
 mod encryption_pool;
 mod ops;
 mod parallel_rotation;
+mod pool_file;
 mod rotate;
 mod rotated_sum;
 
+pub use computation::Computation;
 pub use encryption_pool::{EncryptionPool, MAX_POOL_SIZE};
+pub use pool_file::PoolFile;
 
 /// A snapshot of a ciphertext's level and noise figures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -294,11 +299,19 @@ impl SecKey {
     /// Fails with [`Error::NoiseBudgetExhausted`] instead of returning a wrong value when the
     /// noise has grown too large, and with [`Error::Mismatch`] for a ciphertext of another
     /// key or context.
+    ///
+    /// What it guarantees: for a ciphertext computed honestly, the right plaintext or an
+    /// error. For bytes from someone else it returns what the rows encrypt, scaled by the
+    /// inverse of the plaintext factor the bytes claim: a factor field altered in transit
+    /// scales every value by a wrong constant, silently. Decrypt a result whose computation
+    /// you know with [`decrypt_poly_expecting`](Self::decrypt_poly_expecting), and check
+    /// its values (`he_fft::check`) when the server is not trusted.
     pub fn decrypt_poly<F: PrimeField>(&self, ct: &Ctxt) -> Result<Vec<F>> {
         self.ensure_owns(ct)?;
         check_field::<F>(self.context())?;
         let per = self.context().plaintext_limbs();
-        let mut out = vec![0u64; self.context().ring_degree() * per];
+        // The plaintext's limbs are as secret as the values returned: wiped when dropped.
+        let mut out = Zeroizing::new(vec![0u64; self.context().ring_degree() * per]);
         let mut needed = 0usize;
         // SAFETY: both handles are live; `out` is writable for `out.len()` limbs and `needed`
         // is a valid out-pointer.
@@ -318,6 +331,20 @@ impl SecKey {
             )));
         }
         from_limbs(&out, per)
+    }
+
+    /// [`decrypt_poly`](Self::decrypt_poly) of a result computed as `computation` says:
+    /// refused with [`Error::Mismatch`] when its plaintext factor is not one that
+    /// computation gives at its level, so an altered factor field is an error, never values
+    /// scaled by a wrong constant.
+    pub fn decrypt_poly_expecting<F: PrimeField>(
+        &self,
+        ct: &Ctxt,
+        computation: Computation,
+    ) -> Result<Vec<F>> {
+        self.ensure_owns(ct)?;
+        ct.check_factor(computation)?;
+        self.decrypt_poly(ct)
     }
 
     /// Decrypts a ciphertext that encrypts a constant and returns that constant.
