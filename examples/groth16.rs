@@ -439,7 +439,7 @@ mod files {
                 small,
                 match seed {
                     Some(seed) => seed,
-                    None => u64::from_le_bytes(os_random()?),
+                    None => u64::from_le_bytes(super::os_random()?),
                 },
                 shape,
             ),

@@ -473,7 +473,8 @@ impl EncryptedSum {
             ct.check_factor(Computation::Linear)
                 .map_err(|_| refuse("a plaintext factor no upload has at its level".into()))?;
             // Not NaN, not above an honest upload's: the sum's budget is planned from it.
-            if !(ct.log2_noise_bound() <= shape.log2_noise_bound + 1e-9) {
+            let bound = ct.log2_noise_bound();
+            if bound.is_nan() || bound > shape.log2_noise_bound + 1e-9 {
                 return Err(refuse(format!(
                     "a noise bound of 2^{:.2}, above an honest upload's 2^{:.2}",
                     ct.log2_noise_bound(),
