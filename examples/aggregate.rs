@@ -15,7 +15,7 @@
 //! peers`), it runs in the same process run and its Paillier and SEAL figures are printed
 //! beside ours. Exit status: 0 verified, 1 mismatch, 2 usage or engine error.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
@@ -105,19 +105,20 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     ));
     say(job::parameters_line(agg.context(), args.job.small));
 
-    let (dir, temporary) = match &args.dir {
-        Some(d) => (d.clone(), false),
-        None => (
-            std::env::temp_dir().join(format!("aggregate-{}", std::process::id())),
-            true,
-        ),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| format!("--dir {}: {e}", dir.display()))?;
-    let outcome = users_server_owner(args, &agg, &sk, &pk, &dir, keygen);
-    if temporary {
-        let _ = std::fs::remove_dir_all(&dir);
+    match &args.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("--dir {}: {e}", dir.display()))?;
+            users_server_owner(args, &agg, &sk, &pk, dir, keygen)
+        }
+        None => {
+            // A fresh directory of the user's alone (mode 0700, a random name), removed on drop.
+            let dir = tempfile::Builder::new()
+                .prefix("aggregate-")
+                .tempdir()
+                .map_err(|e| format!("a temporary directory: {e}"))?;
+            users_server_owner(args, &agg, &sk, &pk, dir.path(), keygen)
+        }
     }
-    outcome
 }
 
 fn users_server_owner(
@@ -125,7 +126,7 @@ fn users_server_owner(
     agg: &Aggregation,
     sk: &SecKey,
     pk: &PubKey,
-    dir: &std::path::Path,
+    dir: &Path,
     keygen: Duration,
 ) -> Result<bool, BoxError> {
     let (users, len) = (args.users, args.len as usize);
@@ -363,11 +364,14 @@ fn plain_sum(
 }
 
 /// The peers benchmark's aggregation figures (Paillier and SEAL, and whatever else it
-/// reports), run now when it is built: `PEERS_BIN`, or `peers/target/release/peers`.
+/// reports), run now when it is built: `PEERS_BIN`, or `peers/target/release/peers` of this
+/// repository (found from where it was built, never from the current directory).
 fn peers_figures() -> Result<Vec<Peer>, String> {
     let bin = std::env::var_os("PEERS_BIN")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("peers/target/release/peers"));
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/target/release/peers")
+        });
     if !bin.exists() {
         return Err(format!(
             "not built ({} is absent; `make peers` builds and runs it)",

@@ -28,10 +28,9 @@
 //! (`he_fft::Route::fastest_for`): one product up to n = 2048, two stages up to 32768, four
 //! steps beyond; with `--small` or `--ring-degree`, one product.
 
-use std::fs;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use ark_bn254::Fr;
@@ -138,7 +137,11 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         .transpose()?;
     // A file's values are read now; random ones are drawn once the plan has accepted the size,
     // so that a size no route takes fails before anything of that size is built.
-    let input = args.input.as_deref().map(read_vector).transpose()?;
+    let input = args
+        .input
+        .as_deref()
+        .map(|p| bigp_he::field_text::read_elements(Path::new(p), he_fft::MAX_FFT_SIZE))
+        .transpose()?;
     let n = input.as_ref().map_or(args.size, Vec::len);
     // The faster route for the size (Fft::fastest's choice) where the ring is ours to
     // pick.
@@ -489,47 +492,6 @@ fn two_stages(f: &TwoStageFft<Fr>) -> String {
         f.num_rotations(),
         f.levels(),
     )
-}
-
-fn read_vector(path: &str) -> Result<Vec<Fr>, BoxError> {
-    // A decimal element has at most 77 digits: refuse a file too long for the largest size
-    // before reading it.
-    let len = fs::metadata(path)
-        .map_err(|e| format!("cannot read {path}: {e}"))?
-        .len();
-    if len > 80 * he_fft::MAX_FFT_SIZE as u64 {
-        return Err(format!(
-            "{path} has {len} bytes, more than {} values of up to 77 digits",
-            he_fft::MAX_FFT_SIZE
-        )
-        .into());
-    }
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let values: Vec<Fr> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| parse_element(l.trim()).map_err(|e| format!("{path}:{}: {e}", i + 1)))
-        .collect::<Result<_, _>>()?;
-    if let Err(e) = job::check_size(values.len()) {
-        return Err(format!("{path} holds {} values: {e}", values.len()).into());
-    }
-    Ok(values)
-}
-
-/// A decimal integer in [0, p).
-fn parse_element(s: &str) -> Result<Fr, String> {
-    if !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{s:?} is not a decimal integer"));
-    }
-    let value = Fr::from_str(s).map_err(|_| format!("{s:?} is not a field element"))?;
-    // from_str reduces mod p; a different canonical form means the input was >= p.
-    let canonical = value.to_string();
-    if canonical != s.trim_start_matches('0') && !(canonical == "0" && s.bytes().all(|b| b == b'0'))
-    {
-        return Err(format!("{s} is not below the BN254 scalar field modulus"));
-    }
-    Ok(value)
 }
 
 fn vector_text(values: &[Fr]) -> String {

@@ -421,7 +421,7 @@ mod files {
     use he_groth16::{
         CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
     };
-    use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+    use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey};
 
     use super::Step;
 
@@ -461,8 +461,17 @@ mod files {
         dir.join("owner").join(name)
     }
 
-    fn read(path: PathBuf) -> Result<Vec<u8>, BoxError> {
-        Ok(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+    /// A request or a circuit record is one short line.
+    const MAX_LINE: u64 = 256;
+
+    /// The file at `path` if it holds at most `max` bytes.
+    fn read(path: PathBuf, max: u64) -> Result<Vec<u8>, BoxError> {
+        Ok(helib_rs::read_file_at_most(&path, max)?)
+    }
+
+    /// The file at `path` if it holds at most the bytes of a valid `kind` under `ctx`.
+    fn read_object(ctx: &Context, path: PathBuf, kind: ObjectKind) -> Result<Vec<u8>, BoxError> {
+        Ok(ctx.read_object_file(&path, kind)?)
     }
 
     fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
@@ -487,7 +496,7 @@ mod files {
 
     impl Circuit {
         fn read(dir: &Path) -> Result<Circuit, BoxError> {
-            let text = String::from_utf8(read(private(dir, "circuit.txt"))?)?;
+            let text = String::from_utf8(read(private(dir, "circuit.txt"), MAX_LINE)?)?;
             match text.split_whitespace().collect::<Vec<_>>().as_slice() {
                 [c, s, small] => Ok(Circuit {
                     constraints: c.parse()?,
@@ -519,8 +528,10 @@ mod files {
         )?)
     }
 
-    fn context(circuit: &CubicChain<Fr>, small: bool) -> Result<Context, BoxError> {
-        let n = circuit.domain_size();
+    /// The context of a witness map of `n` points: the toy ring `N = 2048` when `small`. The
+    /// owner makes it, and the server rebuilds it from the request rather than build what a
+    /// context file describes.
+    fn context(n: usize, small: bool) -> Result<Context, BoxError> {
         Ok(if small {
             job::toy_context(he_fft::witness_map_ciphertext_bits(2048, 254, n))?
         } else {
@@ -546,9 +557,14 @@ mod files {
         format!("{name}-{i}.ct")
     }
 
-    fn read_cts(dir: &Path, name: &str, count: usize) -> Result<Vec<Vec<u8>>, BoxError> {
+    fn read_cts(
+        ctx: &Context,
+        dir: &Path,
+        name: &str,
+        count: usize,
+    ) -> Result<Vec<Vec<u8>>, BoxError> {
         (0..count)
-            .map(|i| read(public(dir, &ct_name(name, i))))
+            .map(|i| read_object(ctx, public(dir, &ct_name(name, i)), ObjectKind::Ciphertext))
             .collect()
     }
 
@@ -575,7 +591,7 @@ mod files {
         };
         let (circuit, _, _, _) = record.build()?;
         let n = circuit.domain_size();
-        let ctx = context(&circuit, small)?;
+        let ctx = context(circuit.domain_size(), small)?;
         fs::create_dir_all(dir.join("public"))?;
         fs::create_dir_all(dir.join("owner"))?;
 
@@ -637,23 +653,33 @@ mod files {
     fn server(dir: &Path, allow_toy: bool, cache: Cache, json: bool) -> Result<bool, BoxError> {
         bigp_he::reuse_freed_memory();
         let start = Instant::now();
-        let text = String::from_utf8(read(public(dir, "request.txt"))?)?;
+        let text = String::from_utf8(read(public(dir, "request.txt"), MAX_LINE)?)?;
         let (n, shape) = KeyShape::parse_request(&text)?;
-        let bytes = read(public(dir, "context.bin"))?;
-        let ctx = if allow_toy {
-            Context::from_bytes_allow_insecure(&bytes)?
-        } else {
-            Context::from_bytes(&bytes)?
-        };
-        let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
-        let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+        let ctx = context(n, allow_toy)?;
+        if *read(public(dir, "context.bin"), helib_rs::MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
+            return Err(format!(
+                "context.bin is not the context of a {n}-point witness map (N = {}, {}); a toy \
+                 ring from the owner's --small is insecure and needs the server's --small too",
+                ctx.ring_degree(),
+                ctx.security_label()
+            )
+            .into());
+        }
+        let pk = PubKey::from_bytes(
+            &ctx,
+            &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
+        )?;
+        let gk = GaloisKeys::from_bytes(&ctx, &ctx.read_key_set_file(&public(dir, "galois.bin"))?)?;
         let keys_ready = start.elapsed();
         let server =
             he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache, shape))?;
         let loaded = start.elapsed();
         let t = Instant::now();
         let count = server.map().num_input_ciphertexts();
-        let h = server.witness_map(&read_cts(dir, "a", count)?, &read_cts(dir, "b", count)?)?;
+        let h = server.witness_map(
+            &read_cts(&ctx, dir, "a", count)?,
+            &read_cts(&ctx, dir, "b", count)?,
+        )?;
         let witness_map = t.elapsed();
         for (i, bytes) in h.iter().enumerate() {
             write(public(dir, &ct_name("h", i)), bytes)?;
@@ -685,12 +711,15 @@ mod files {
         let (circuit, pk_g16, vk, _) = record.build()?;
         // The proof's r and s: fresh from the OS, never derived from the stored seed.
         let mut rng = StdRng::from_seed(super::os_random()?);
-        let ctx = Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"))?)?;
-        if ctx.security_bits() < 128.0 && !record.small {
-            return Err("the owner's context is not the secure one it made".into());
+        let ctx = context(circuit.domain_size(), record.small)?;
+        if *read(private(dir, "context.bin"), helib_rs::MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
+            return Err("the owner's context is not the one it made for this circuit".into());
         }
-        let sk = SecKey::from_bytes(&ctx, &read(private(dir, "secret.bin"))?)?;
-        let pk = PubKey::from_bytes(&ctx, &read(private(dir, "pubkey.bin"))?)?;
+        let (sk, pk) = job::read_key_pair(
+            &ctx,
+            &private(dir, "secret.bin"),
+            &private(dir, "pubkey.bin"),
+        )?;
         let n = circuit.domain_size();
         let count = he_fft::witness_map_for::<Fr>(
             &ctx,
@@ -698,7 +727,7 @@ mod files {
             &FftOptions::default().with_cache(DiagonalCache::Never),
         )?
         .num_result_ciphertexts();
-        let h = read_cts(dir, "h", count)?;
+        let h = read_cts(&ctx, dir, "h", count)?;
         // Only ciphertexts under the owner's key are taken (the check below decides the rest).
         for bytes in &h {
             Ctxt::from_bytes(&pk, bytes)?;

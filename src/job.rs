@@ -4,7 +4,9 @@
 
 use std::process::ExitCode;
 
-use helib_rs::Context;
+use std::path::Path;
+
+use helib_rs::{Context, ObjectKind, PubKey, SecKey, Zeroizing};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Any error a job reports (engine, I/O, parsing).
@@ -48,6 +50,19 @@ pub fn main<A: Sync>(
             ExitCode::from(2)
         }
     }
+}
+
+/// The owner's key pair from `secret` and `public` (files of `to_bytes`), each read no
+/// further than its kind allows under `ctx`; the secret's bytes are wiped once read.
+pub fn read_key_pair(
+    ctx: &Context,
+    secret: &Path,
+    public: &Path,
+) -> Result<(SecKey, PubKey), BoxError> {
+    let secret = Zeroizing::new(ctx.read_object_file(secret, ObjectKind::SecretKey)?);
+    let sk = SecKey::from_bytes(ctx, &secret)?;
+    let pk = PubKey::from_bytes(ctx, &ctx.read_object_file(public, ObjectKind::PublicKey)?)?;
+    Ok((sk, pk))
 }
 
 /// Refuses a vector size no route takes (not a power of two, or above

@@ -11,6 +11,7 @@ pub struct ReadmeDoctests;
 
 pub mod cli;
 pub mod demo;
+pub mod field_text;
 pub mod job;
 pub mod outsource;
 

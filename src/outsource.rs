@@ -20,7 +20,9 @@ use ark_ff::{PrimeField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::SeedableRng;
 use he_fft::{check, Direction, EncryptedTransform, Fft, FftOptions, Route};
-use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
+use helib_rs::{
+    Context, Ctxt, GaloisKeys, MasterKeys, ObjectKind, PubKey, SecKey, MAX_CONTEXT_BYTES,
+};
 
 use crate::job::BoxError;
 
@@ -144,12 +146,23 @@ fn write_private(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
     Ok(())
 }
 
-fn read(path: PathBuf) -> Result<Vec<u8>, BoxError> {
-    Ok(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+/// A request is one short line.
+const MAX_REQUEST_BYTES: u64 = 256;
+/// A field element in decimal, with its newline.
+const MAX_LINE_BYTES: u64 = 80;
+
+/// The file at `path` if it holds at most `max` bytes: nothing is read whole unchecked.
+fn read(path: PathBuf, max: u64) -> Result<Vec<u8>, BoxError> {
+    Ok(helib_rs::read_file_at_most(&path, max)?)
+}
+
+/// The file at `path` if it holds at most the bytes of a valid `kind` under `ctx`.
+fn read_object(ctx: &Context, path: PathBuf, kind: ObjectKind) -> Result<Vec<u8>, BoxError> {
+    Ok(ctx.read_object_file(&path, kind)?)
 }
 
 fn read_request(path: PathBuf) -> Result<Request, BoxError> {
-    let text = String::from_utf8(read(path.clone())?)
+    let text = String::from_utf8(read(path.clone(), MAX_REQUEST_BYTES)?)
         .map_err(|_| format!("{}: not text", path.display()))?;
     Request::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
@@ -170,6 +183,35 @@ fn subgroup(size: usize) -> Result<Radix2EvaluationDomain<Fr>, BoxError> {
     Ok(Radix2EvaluationDomain::<Fr>::new(size)
         .filter(|d| d.size() == size)
         .ok_or("no FFT domain of this size")?)
+}
+
+/// The route and context of a `size`-point FFT: the insecure toy ring `N = 2048` (one
+/// product) when `small`, else the fastest route's secure context; with room for derived keys
+/// when `derivable`. The owner picks them, and the server rebuilds the same ones from the
+/// request, so that it never builds what a context file describes before comparing.
+fn route_and_context(
+    size: usize,
+    small: bool,
+    derivable: bool,
+) -> Result<(Route, Context), BoxError> {
+    if small {
+        let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
+        let ctx = Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(bits)
+            .derivable_keys(derivable)
+            .allow_insecure(true)
+            .build()?;
+        return Ok((Route::OneProduct, ctx));
+    }
+    let route = Route::fastest_for(size);
+    let ctx = if derivable {
+        route.derivable_context::<Fr>(size)?
+    } else {
+        route.context::<Fr>(size)?
+    };
+    Ok((route, ctx))
 }
 
 /// The owner's step: keys, the encrypted random input of `size` values, and the request.
@@ -194,25 +236,7 @@ pub fn owner(
             }
         }
     };
-    let (route, ctx) = if small {
-        let bits = Route::OneProduct.ciphertext_bits(2048, Fr::MODULUS_BIT_SIZE, size);
-        let ctx = Context::builder()
-            .ring_degree(2048)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(bits)
-            .derivable_keys(derivable)
-            .allow_insecure(true)
-            .build()?;
-        (Route::OneProduct, ctx)
-    } else {
-        let route = Route::fastest_for(size);
-        let ctx = if derivable {
-            route.derivable_context::<Fr>(size)?
-        } else {
-            route.context::<Fr>(size)?
-        };
-        (route, ctx)
-    };
+    let (route, ctx) = route_and_context(size, small, derivable)?;
     let fft = transform(route, &ctx, size)?;
     fs::create_dir_all(dir.join("public"))?;
     fs::create_dir_all(dir.join("owner"))?;
@@ -303,39 +327,73 @@ pub struct ServerReport {
 }
 
 /// The server's step: reads `DIR/public/` only and writes the encrypted result there.
-/// `allow_toy` accepts contexts below 128-bit security (the owner's `--small`); without it the
-/// server refuses them before building anything.
+/// It builds the context the request calls for and refuses a `context.bin` with other bytes
+/// before building anything from it; every other file is read no further than its kind allows
+/// under that context. `allow_toy` serves the owner's `--small` toy ring (below 128-bit
+/// security) instead of the secure one.
 pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     let request = read_request(public(dir, "request.txt"))?;
     let load = Instant::now();
-    let ctx_bytes = read(public(dir, "context.bin"))?;
-    let ctx = if allow_toy {
-        Context::from_bytes_allow_insecure(&ctx_bytes)?
-    } else {
-        Context::from_bytes(&ctx_bytes)?
-    };
-    let pk = PubKey::from_bytes(&ctx, &read(public(dir, "pubkey.bin"))?)?;
+    let masters_path = public(dir, "masters.bin");
+    let derivable = masters_path.exists();
+    // The server's own context for the request, compared with the owner's bytes: a context
+    // file is never built as it stands, so a forged one costs nothing.
+    let (route, ctx) = route_and_context(request.size, allow_toy, derivable)?;
+    if route != request.route {
+        return Err(format!(
+            "the request names the route {}, but {} points take {}",
+            route_name(request.route),
+            request.size,
+            route_name(route)
+        )
+        .into());
+    }
+    let sent = read(public(dir, "context.bin"), MAX_CONTEXT_BYTES)?;
+    if *sent != *ctx.to_bytes()? {
+        return Err(format!(
+            "context.bin is not the context of this request ({} points, N = {}, {}); a toy ring \
+             from the owner's --small is insecure and needs the server's --small too",
+            request.size,
+            ctx.ring_degree(),
+            ctx.security_label()
+        )
+        .into());
+    }
+    let pk = PubKey::from_bytes(
+        &ctx,
+        &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
+    )?;
     let load_time = load.elapsed();
     // The keys: derived from master keys where the owner shipped those.
-    let fft = transform(request.route, &ctx, request.size)?;
+    let fft = transform(route, &ctx, request.size)?;
+    let needed = fft.galois_steps().max_keys();
     let keys = Instant::now();
-    let masters_path = public(dir, "masters.bin");
-    let (gk, masters, derive_time) = if masters_path.exists() {
-        let masters = MasterKeys::from_bytes(&ctx, &read(masters_path)?)?;
+    let (gk, masters, derive_time) = if derivable {
+        let bytes = read_object(
+            &ctx,
+            masters_path,
+            ObjectKind::MasterKeys(MasterKeys::default_steps(&ctx).max_keys()),
+        )?;
+        let masters = MasterKeys::from_bytes(&ctx, &bytes)?;
         let t = Instant::now();
         let gk = masters.derive(&fft.galois_steps())?;
         (gk, masters.elements().len(), Some(t.elapsed()))
     } else {
-        let gk = GaloisKeys::from_bytes(&ctx, &read(public(dir, "galois.bin"))?)?;
+        let path = public(dir, "galois.bin");
+        let gk = GaloisKeys::from_bytes(
+            &ctx,
+            &read_object(&ctx, path, ObjectKind::GaloisKeys(needed))?,
+        )?;
         (gk, 0, None)
     };
     let keys_ready_time = keys.elapsed();
     let load = Instant::now();
     let cts = (0..request.count)
         .map(|i| {
+            let path = public(dir, &format!("input-{i}.ct"));
             Ok(Ctxt::from_bytes(
                 &pk,
-                &read(public(dir, &format!("input-{i}.ct")))?,
+                &read_object(&ctx, path, ObjectKind::Ciphertext)?,
             )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;
@@ -369,10 +427,15 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
 /// used, and equally not to be reported back to the server).
 pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
     let request = read_request(private(dir, "request.txt"))?;
-    let ctx = Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"))?)?;
-    let sk = SecKey::from_bytes(&ctx, &read(private(dir, "secret.bin"))?)?;
-    let pk = PubKey::from_bytes(&ctx, &read(private(dir, "pubkey.bin"))?)?;
-    let x = String::from_utf8(read(private(dir, "input.txt"))?)?
+    let ctx =
+        Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"), MAX_CONTEXT_BYTES)?)?;
+    let (sk, pk) = crate::job::read_key_pair(
+        &ctx,
+        &private(dir, "secret.bin"),
+        &private(dir, "pubkey.bin"),
+    )?;
+    let max_input = request.size as u64 * MAX_LINE_BYTES;
+    let x = String::from_utf8(read(private(dir, "input.txt"), max_input)?)?
         .lines()
         .map(|l| {
             l.parse::<Fr>()
@@ -390,7 +453,10 @@ pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
     let outs = (0..request.count)
         .map(|i| {
             let path = public(dir, &format!("output-{i}.ct"));
-            Ok(Ctxt::from_bytes(&pk, &read(path)?)?)
+            Ok(Ctxt::from_bytes(
+                &pk,
+                &read_object(&ctx, path, ObjectKind::Ciphertext)?,
+            )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;
     let fft = transform(request.route, &ctx, request.size)?;

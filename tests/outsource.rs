@@ -93,7 +93,9 @@ fn a_server_obeying_a_forged_request_is_rejected() {
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     // The server computes a transform of another size than the owner asked for.
     fs::write(public(&dir.0, "request.txt"), "8 forward 1 one-product\n").unwrap();
-    server(&dir.0, true).expect("server");
+    // The server's own context for 8 points is not the owner's for 16: it refuses to run.
+    let err = server(&dir.0, true).expect_err("the context of another size");
+    assert!(err.to_string().contains("not the context"), "{err}");
     match verify(&dir.0) {
         Ok(verdict) => assert!(!verdict.accepted),
         Err(e) => assert!(!e.to_string().is_empty()),
@@ -149,6 +151,46 @@ fn the_server_refuses_a_toy_ring_unless_told_otherwise() {
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     let err = server(&dir.0, false).expect_err("insecure context");
     assert!(err.to_string().contains("insecure"), "{err}");
+}
+
+#[test]
+fn forged_and_oversized_files_are_refused_before_they_are_built_or_read() {
+    let dir = TempDir::new("forged-files");
+    owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
+    // The context file asks for the largest ring and modulus: refused by comparison with the
+    // server's own context, before anything of that size is built.
+    let honest = fs::read(public(&dir.0, "context.bin")).unwrap();
+    let mut huge = honest.clone();
+    huge[16..24].copy_from_slice(&(1u64 << 20).to_le_bytes());
+    huge[24..28].copy_from_slice(&3600u32.to_le_bytes());
+    fs::write(public(&dir.0, "context.bin"), &huge).unwrap();
+    let start = std::time::Instant::now();
+    let err = server(&dir.0, true).expect_err("another context");
+    assert!(err.to_string().contains("not the context"), "{err}");
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    fs::write(public(&dir.0, "context.bin"), &honest).unwrap();
+    // Files larger than any valid object of their kind: refused after reading that many bytes.
+    let input = public(&dir.0, "input-0.ct");
+    let mut long = fs::read(&input).unwrap();
+    long.resize(long.len() * 3, 0);
+    fs::write(&input, &long).unwrap();
+    let err = server(&dir.0, true).expect_err("an oversized input");
+    assert!(err.to_string().contains("input-0.ct"), "{err}");
+    assert!(err.to_string().contains("more than"), "{err}");
+    fs::write(public(&dir.0, "request.txt"), vec![b' '; 10_000]).unwrap();
+    let err = server(&dir.0, true).expect_err("an oversized request");
+    assert!(err.to_string().contains("request.txt"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_output_is_refused_without_reading_it_all() {
+    let dir = honest_run("endless", 16);
+    let path = public(&dir.0, "output-0.ct");
+    fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let err = verify(&dir.0).expect_err("an endless output");
+    assert!(err.to_string().contains("more than"), "{err}");
 }
 
 #[test]

@@ -34,17 +34,13 @@ use std::time::Instant;
 
 use ark_ff::{FftField, PrimeField};
 use he_fft::{EncryptedTransform, FourStepFft, FourStepWitnessMap};
-use helib_rs::{Ctxt, Error, GaloisKeys, PubKey, Result};
+use helib_rs::{Ctxt, Error, GaloisKeys, ObjectKind, PubKey, Result};
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use rayon::prelude::*;
 
 /// The largest message: 2^30 bytes, well inside MPI's `int` counts (2^31 - 1 elements).
 pub const CHUNK_BYTES: usize = 1 << 30;
-
-/// The most bytes one broadcast term may announce: a ciphertext at `N = 131072` with a
-/// 4000-bit modulus is about 130 MB, so 4 GiB only stops a corrupted length.
-pub const MAX_TERM_BYTES: u64 = 1 << 32;
 
 /// The ciphertexts rank `rank` of `ranks` holds, of `count`: contiguous blocks, the first
 /// `count % ranks` one larger.
@@ -102,6 +98,7 @@ where
     F: FftField + PrimeField,
 {
     let (ranks, rank) = (comm.size() as usize, comm.rank() as usize);
+    let max_term = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
     let cts = fft.num_ciphertexts();
     let block = owned(cts, ranks, rank);
     if mine.len() != block.len() {
@@ -140,11 +137,12 @@ where
             let root = owner(cts, ranks, t % cts);
             match term_of(t) {
                 Some(ct) => {
-                    sent += broadcast_bytes(comm, root, Some(ct.to_bytes()?))?.len() as u64;
+                    sent +=
+                        broadcast_bytes(comm, root, Some(ct.to_bytes()?), max_term)?.len() as u64;
                     arrived.push(None);
                 }
                 None => {
-                    let bytes = broadcast_bytes(comm, root, None)?;
+                    let bytes = broadcast_bytes(comm, root, None, max_term)?;
                     received += bytes.len() as u64;
                     arrived.push(Some(Ctxt::from_bytes(pk, &bytes)?));
                 }
@@ -217,6 +215,7 @@ where
     F: FftField + PrimeField,
 {
     let (ranks, rank) = (comm.size() as usize, comm.rank() as usize);
+    let max_term = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
     let (cts, rows) = (map.num_input_ciphertexts(), map.num_rows());
     let block = owned(cts, ranks, rank);
     for (name, mine) in [("a", mine_a), ("b", mine_b)] {
@@ -250,10 +249,10 @@ where
                 let ct = own[at]
                     .take()
                     .ok_or_else(|| Error::Internal("a step-1 term taken twice".into()))?;
-                sent += broadcast_bytes(comm, root, Some(ct.to_bytes()?))?.len() as u64;
+                sent += broadcast_bytes(comm, root, Some(ct.to_bytes()?), max_term)?.len() as u64;
                 all.push(ct);
             } else {
-                let bytes = broadcast_bytes(comm, root, None)?;
+                let bytes = broadcast_bytes(comm, root, None, max_term)?;
                 received += bytes.len() as u64;
                 all.push(Ctxt::from_bytes(pk, &bytes)?);
             }
@@ -289,12 +288,12 @@ where
             let (ak, bk) = computed[k - mine_rows.start]
                 .take()
                 .ok_or_else(|| Error::Internal("a component taken twice".into()))?;
-            sent += broadcast_bytes(comm, root, Some(ak.to_bytes()?))?.len() as u64;
-            sent += broadcast_bytes(comm, root, Some(bk.to_bytes()?))?.len() as u64;
+            sent += broadcast_bytes(comm, root, Some(ak.to_bytes()?), max_term)?.len() as u64;
+            sent += broadcast_bytes(comm, root, Some(bk.to_bytes()?), max_term)?.len() as u64;
             components.push((ak, bk));
         } else {
-            let ak = broadcast_bytes(comm, root, None)?;
-            let bk = broadcast_bytes(comm, root, None)?;
+            let ak = broadcast_bytes(comm, root, None, max_term)?;
+            let bk = broadcast_bytes(comm, root, None, max_term)?;
             received += (ak.len() + bk.len()) as u64;
             components.push((Ctxt::from_bytes(pk, &ak)?, Ctxt::from_bytes(pk, &bk)?));
         }
@@ -334,13 +333,17 @@ fn broadcast_bytes<C: Communicator>(
     comm: &C,
     root: usize,
     bytes: Option<Vec<u8>>,
+    max: u64,
 ) -> Result<Vec<u8>> {
     let root_process = comm.process_at_rank(root as i32);
     let mut len = bytes.as_ref().map_or(0, |b| b.len() as u64);
     root_process.broadcast_into(&mut len);
-    if len > MAX_TERM_BYTES {
+    // Every rank, the root too, sees the same length and refuses it alike: none is left
+    // waiting for chunks.
+    if len > max {
         return Err(Error::InvalidArgument(format!(
-            "rank {root} announced a term of {len} bytes, over {MAX_TERM_BYTES}"
+            "rank {root} announced a term of {len} bytes, more than the {max} of a ciphertext \
+             of this context"
         )));
     }
     let mut buf = match bytes {

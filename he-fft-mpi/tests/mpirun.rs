@@ -242,3 +242,31 @@ fn bad_usage_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("params.json"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn forged_and_oversized_files_are_refused_before_use() {
+    let dir = prepared("forged", 4096);
+    let d = dir.to_str().unwrap();
+    let run = |step: &str| command(BIN).args([step, d]).output().unwrap();
+    // A context file for the largest ring: compared with the context params.json gives,
+    // never built.
+    let path = dir.join("context.bin");
+    let honest = std::fs::read(&path).unwrap();
+    let mut forged = honest.clone();
+    forged[16..24].copy_from_slice(&(1u64 << 20).to_le_bytes());
+    std::fs::write(&path, &forged).unwrap();
+    let out = run("single");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not the context"));
+    std::fs::write(&path, &honest).unwrap();
+    // An output longer than any ciphertext of the context: refused after a bounded read.
+    let output = dir.join("single_0.bin");
+    let mut long = std::fs::read(&output).unwrap();
+    long.resize(3 * long.len(), 0);
+    std::fs::write(dir.join("output_0.bin"), &long).unwrap();
+    let out = run("verify");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("output_0.bin") && stderr.contains("more than"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -83,6 +83,15 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
 
 impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
     fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
+        // Counted before anything is parsed: each ciphertext costs its rows.
+        let count = self.map.num_input_ciphertexts();
+        if a.len() != count || b.len() != count {
+            return Err(Error::InvalidInput(format!(
+                "{} and {} ciphertexts for a and b, where the witness map takes {count} each",
+                a.len(),
+                b.len()
+            )));
+        }
         let read = |x: &[Vec<u8>]| -> Result<Vec<Ctxt>, Error> {
             Ok(x.iter()
                 .map(|bytes| Ctxt::from_bytes(&self.pk, bytes))

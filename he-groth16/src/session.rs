@@ -300,6 +300,14 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         h_bytes: &[Vec<u8>],
     ) -> Result<Vec<F>, Error> {
         self.check_size(e.len())?;
+        // Counted before anything is parsed: each ciphertext costs its rows.
+        let count = self.map.num_result_ciphertexts();
+        if h_bytes.len() != count {
+            return Err(Error::InvalidInput(format!(
+                "{} ciphertexts for h, where the witness map returns {count}",
+                h_bytes.len()
+            )));
+        }
         let t = Instant::now();
         let h = h_bytes
             .iter()

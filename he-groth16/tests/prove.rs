@@ -202,6 +202,48 @@ fn proofs_verify_across_ciphertexts() {
     assert_eq!(sizes, [N as usize, 2 * N as usize]);
 }
 
+/// A server that answers with a flood of byte strings: counted and refused before any is
+/// parsed.
+struct Flooding;
+
+impl WitnessServer for Flooding {
+    fn witness_map(&self, _a: &[Vec<u8>], _b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
+        Ok(vec![vec![0u8; 64]; 10_000])
+    }
+}
+
+/// A client that sends the honest server one ciphertext too many for b.
+struct Padding(Box<dyn WitnessServer>);
+
+impl WitnessServer for Padding {
+    fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
+        let mut more = b.to_vec();
+        more.push(b[0].clone());
+        self.0.witness_map(a, &more)
+    }
+}
+
+#[test]
+fn wrong_ciphertext_counts_are_refused_before_parsing() {
+    let mut rng = StdRng::seed_from_u64(6);
+    let circuit = CubicChain::<Fr>::random(3, &mut rng);
+    let n = circuit.domain_size();
+    let (m, inputs, constraints, z) = r1cs(circuit);
+    for (which, expected) in [(0, "for h"), (1, "for a and b")] {
+        let (honest, _) =
+            Outsourcing::<Fr>::in_process_on(toy_context(n), n, Route::ServerOnly).unwrap();
+        let session = if which == 0 {
+            honest.with_server(|_| Box::new(Flooding))
+        } else {
+            honest.with_server(|s| Box::new(Padding(s)))
+        };
+        match session.witness_map(&m, inputs, constraints, &z) {
+            Err(Error::InvalidInput(why)) => assert!(why.contains(expected), "{why}"),
+            other => panic!("{expected}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn a_cheating_server_is_caught() {
     let mut rng = StdRng::seed_from_u64(4);

@@ -184,6 +184,52 @@ fn context_info_and_size_queries() {
 }
 
 #[test]
+fn size_bounds_match_the_bytes_and_refuse_unknown_kinds() {
+    let o = Objects::new();
+    let c = o.encrypt(&constant(7));
+    let mut written = 0usize;
+    let mut bound = 0u64;
+    // SAFETY: live handles; size queries and bounds write only to valid out-pointers.
+    unsafe {
+        assert_status(
+            helib_ctxt_serialize(c, ptr::null_mut(), 0, &mut written),
+            HELIB_OK,
+        );
+        let kind = HELIB_OBJECT_CIPHERTEXT as u32;
+        assert_status(
+            helib_max_serialized_size(o.ctx, kind, 0, &mut bound),
+            HELIB_OK,
+        );
+        assert_eq!(
+            written as u64, bound,
+            "a fresh ciphertext sits at the top level"
+        );
+        assert_status(
+            helib_context_serialize(o.ctx, ptr::null_mut(), 0, &mut written),
+            HELIB_OK,
+        );
+        let kind = HELIB_OBJECT_CONTEXT as u32;
+        assert_status(
+            helib_max_serialized_size(o.ctx, kind, 0, &mut bound),
+            HELIB_OK,
+        );
+        assert!(written as u64 <= bound && bound == HELIB_MAX_CONTEXT_BYTES as u64);
+        for kind in [0u32, 6, 9, u32::MAX] {
+            bound = 17;
+            let status = helib_max_serialized_size(o.ctx, kind, 0, &mut bound);
+            assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+            assert_eq!(bound, 17, "kind {kind}: output untouched");
+        }
+        let keys = HELIB_OBJECT_GALOIS_KEYS as u32;
+        let status = helib_max_serialized_size(o.ctx, keys, N as u64 + 1, &mut bound);
+        assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        let status = helib_max_serialized_size(o.ctx, keys, 1, ptr::null_mut());
+        assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        helib_ctxt_free(c);
+    }
+}
+
+#[test]
 fn encryption_rejects_malformed_plaintexts() {
     let o = Objects::new();
     let mut c: *mut helib_ctxt = ptr::null_mut();

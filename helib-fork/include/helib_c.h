@@ -339,6 +339,20 @@ helib_status helib_ctxt_rotated_inner_product(helib_ctxt **out, const helib_ctxt
 helib_status helib_context_serialize(const helib_context *ctx, uint8_t *out, size_t out_len, size_t *needed);
 helib_status helib_context_deserialize(helib_context **out, const uint8_t *data, size_t len,
                                        int32_t allow_insecure);
+/* The most bytes a valid serialized object of `kind` can take under ctx (kinds below; count is
+ * the number of keys for HELIB_OBJECT_GALOIS_KEYS and HELIB_OBJECT_MASTER_KEYS, at most N, and
+ * ignored otherwise; ciphertexts are counted at the top level). Compare a file's or a message's
+ * length with it before reading it whole; HELIB_OBJECT_CONTEXT gives the bound for any
+ * context's bytes, HELIB_MAX_CONTEXT_BYTES. */
+#define HELIB_OBJECT_CONTEXT 1
+#define HELIB_OBJECT_SECRET_KEY 2
+#define HELIB_OBJECT_PUBLIC_KEY 3
+#define HELIB_OBJECT_GALOIS_KEYS 4
+#define HELIB_OBJECT_CIPHERTEXT 5
+#define HELIB_OBJECT_MASTER_KEYS 7
+#define HELIB_OBJECT_ENCRYPTION_KEY 8
+#define HELIB_MAX_CONTEXT_BYTES 296
+helib_status helib_max_serialized_size(const helib_context *ctx, uint32_t kind, uint64_t count, uint64_t *out);
 /* The plaintext modulus p as little-endian limbs (plaintext_limbs of them). */
 helib_status helib_context_plaintext_modulus(const helib_context *ctx, uint64_t *out, size_t out_len,
                                              size_t *needed);

@@ -107,5 +107,8 @@ pub use keys::{GaloisKeys, GaloisSteps, MasterKeys, MASTER_STEP_BASE};
 pub use keys::{PubKey, SecKey};
 pub use memory::{peak_rss_bytes, retain_freed_memory};
 pub use self_test::self_test;
+pub use serialization::size_limits::{
+    read_at_most, read_file_at_most, ObjectKind, MAX_CONTEXT_BYTES,
+};
 /// Re-exported: the wrapper that zeroes secret buffers ([`SecKey::to_bytes`]) when dropped.
 pub use zeroize::Zeroizing;

@@ -34,7 +34,9 @@ use he_fft::{
     four_step_fft_context, witness_map_context, Direction, EncryptedTransform, FftOptions,
     FourStepFft, FourStepWitnessMap, PlanOptions,
 };
-use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+use helib_rs::{
+    Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey, Zeroizing, MAX_CONTEXT_BYTES,
+};
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use serde::{Deserialize, Serialize};
 
@@ -178,10 +180,23 @@ fn with_threads(
         .install(f)
 }
 
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>, BoxError> {
-    let path = dir.join(name);
-    fs::read(&path).map_err(|e| format!("{}: {e}", path.display()).into())
+/// The file `name` in `dir` if it holds at most `max` bytes.
+fn read(dir: &Path, name: &str, max: u64) -> Result<Vec<u8>, BoxError> {
+    Ok(helib_rs::read_file_at_most(&dir.join(name), max)?)
 }
+
+/// The file `name` in `dir` if it holds at most the bytes of a valid `kind` under `ctx`.
+fn read_object(
+    ctx: &Context,
+    dir: &Path,
+    name: &str,
+    kind: ObjectKind,
+) -> Result<Vec<u8>, BoxError> {
+    Ok(ctx.read_object_file(&dir.join(name), kind)?)
+}
+
+/// The job's own small files (parameters, the run's summary).
+const MAX_JSON_BYTES: u64 = 1 << 16;
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), BoxError> {
     let path = dir.join(name);
@@ -196,9 +211,10 @@ fn read_inputs(
 ) -> Result<Vec<Ctxt>, BoxError> {
     indices
         .map(|i| {
+            let name = format!("input_{i}.bin");
             Ok(Ctxt::from_bytes(
                 pk,
-                &read(dir, &format!("input_{i}.bin"))?,
+                &read_object(pk.context(), dir, &name, ObjectKind::Ciphertext)?,
             )?)
         })
         .collect()
@@ -293,15 +309,20 @@ struct Shared {
 }
 
 fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
-    let params: Params = serde_json::from_slice(&read(dir, "params.json")?)?;
-    let ctx = if params.small {
-        Context::from_bytes_allow_insecure(&read(dir, "context.bin")?)?
-    } else {
-        Context::from_bytes(&read(dir, "context.bin")?)?
-    };
-    let pk = PubKey::from_bytes(&ctx, &read(dir, "pubkey.bin")?)?;
+    let params: Params = serde_json::from_slice(&read(dir, "params.json", MAX_JSON_BYTES)?)?;
+    // The context the parameters give, compared with the file's bytes: a context file is never
+    // built as it stands.
+    let ctx = context(params.small, params.size, params.witness_map)?;
+    if *read(dir, "context.bin", MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
+        return Err("context.bin is not the context that params.json describes".into());
+    }
+    let pk = PubKey::from_bytes(
+        &ctx,
+        &read_object(&ctx, dir, "pubkey.bin", ObjectKind::PublicKey)?,
+    )?;
     let gk = if with_keys {
-        Some(GaloisKeys::from_bytes(&ctx, &read(dir, "galois.bin")?)?)
+        let bytes = ctx.read_key_set_file(&dir.join("galois.bin"))?;
+        Some(GaloisKeys::from_bytes(&ctx, &bytes)?)
     } else {
         None
     };
@@ -546,16 +567,30 @@ fn single(dir: &Path) -> Result<bool, BoxError> {
 
 fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let shared = load_shared(dir, false)?;
-    let sk = SecKey::from_bytes(&shared.ctx, &read(dir, "secret.key")?)?;
-    let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin")?[..])?;
+    let secret = Zeroizing::new(read_object(
+        &shared.ctx,
+        dir,
+        "secret.key",
+        ObjectKind::SecretKey,
+    )?);
+    let sk = SecKey::from_bytes(&shared.ctx, &secret)?;
+    // A length prefix and the 32-byte elements (a and b for the witness map).
+    let max_x = 8 + 2 * 32 * shared.params.size as u64;
+    let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin", max_x)?[..])?;
     let cts = shared.transform.outputs();
     let mut outputs = Vec::with_capacity(cts);
     let mut download = 0u64;
     let mut identical = true;
     let mut compared = false;
     for j in 0..cts {
-        let bytes = read(dir, &format!("output_{j}.bin"))?;
-        if let Ok(reference) = fs::read(dir.join(format!("single_{j}.bin"))) {
+        let bytes = read_object(
+            &shared.ctx,
+            dir,
+            &format!("output_{j}.bin"),
+            ObjectKind::Ciphertext,
+        )?;
+        let single = format!("single_{j}.bin");
+        if let Ok(reference) = read_object(&shared.ctx, dir, &single, ObjectKind::Ciphertext) {
             compared = true;
             identical &= reference == bytes;
         }
@@ -596,7 +631,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
         }
     );
     if json {
-        let mut summary: serde_json::Value = fs::read(dir.join("run.json"))
+        let mut summary: serde_json::Value = read(dir, "run.json", MAX_JSON_BYTES)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_else(|| serde_json::json!({}));

@@ -52,6 +52,27 @@ helib_status helib_context_deserialize(helib_context** out, const uint8_t* data,
     });
 }
 
+helib_status helib_max_serialized_size(const helib_context* ctx, uint32_t kind, uint64_t count, uint64_t* out) {
+    static_assert(HELIB_MAX_CONTEXT_BYTES == helib::kMaxContextBytes, "the header's bound is the engine's");
+    return guard([&] {
+        require(ctx, "ctx");
+        require(out, "out");
+        switch (kind) {
+            case HELIB_OBJECT_CONTEXT:
+            case HELIB_OBJECT_SECRET_KEY:
+            case HELIB_OBJECT_PUBLIC_KEY:
+            case HELIB_OBJECT_GALOIS_KEYS:
+            case HELIB_OBJECT_CIPHERTEXT:
+            case HELIB_OBJECT_MASTER_KEYS:
+            case HELIB_OBJECT_ENCRYPTION_KEY:
+                break;
+            default:
+                throw helib::InvalidArgument("unknown object kind " + std::to_string(kind));
+        }
+        *out = helib::max_serialized_size(*ctx->ctx, static_cast<helib::ObjectKind>(kind), count);
+    });
+}
+
 helib_status helib_context_plaintext_modulus(const helib_context* ctx, uint64_t* out, size_t out_len, size_t* needed) {
     return guard([&] {
         require(ctx, "ctx");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "scheme/errors.h"
+#include "scheme/wipe.h"
 #include "math/limbs.h"
 
 namespace helib {
@@ -79,6 +80,9 @@ void reconstruct_coeffs(const Context& ctx, const RnsPoly& v, size_t l, size_t w
     const std::vector<double>& inv_q = ctx.crt(l).inv_q;
     std::vector<u64> acc(2 * w + 2), block(kBlock * (l + 1));
     std::vector<double> frac(kBlock);
+    // At decryption these hold the phase and the plaintext: wiped however the loop ends.
+    const WipeOnExit<std::vector<u64>> wipe_acc(acc), wipe_block(block);
+    const WipeOnExit<std::vector<double>> wipe_frac(frac);
     for (size_t k = 0; k < ctx.n(); ++k) {
         const size_t kk = k % kBlock;
         if (kk == 0) {

@@ -5,10 +5,7 @@
 #include <vector>
 
 namespace helib {
-namespace {
 
-// A primitive 2n-th root of unity mod q (q = 1 mod 2n), the smallest such root so that the
-// tables are deterministic for a given (q, n).
 u64 primitive_root_2n(u64 q, size_t n) {
     const u64 order = 2 * static_cast<u64>(n);
     if ((q - 1) % order != 0) throw std::invalid_argument("NTT prime is not 1 mod 2N");
@@ -28,8 +25,6 @@ u64 primitive_root_2n(u64 q, size_t n) {
     }
     return smallest;
 }
-
-}  // namespace
 
 bool ntt_path_available(NttPath path, u64 q, size_t n) {
     switch (path) {

@@ -33,6 +33,10 @@ inline u64 shoup52(u64 w, u64 q) { return static_cast<u64>((static_cast<unsigned
 constexpr u64 kSimdPrimeBound = u64(1) << 50;
 
 // The implementations of the transform; all give the same output.
+// The smallest primitive 2n-th root of unity mod q (q = 1 mod 2n): deterministic per (q, n), so
+// that a context's tables, and its fingerprint, follow from its primes.
+u64 primitive_root_2n(u64 q, size_t n);
+
 enum class NttPath { scalar, avx2, ifma };
 // The fastest path this CPU allows for (q, n).
 NttPath best_ntt_path(u64 q, size_t n);

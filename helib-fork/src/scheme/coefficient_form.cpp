@@ -8,6 +8,7 @@
 #include "math/rns_poly.h"
 #include "scheme/ctxt.h"
 #include "scheme/errors.h"
+#include "scheme/wipe.h"
 #include "scheme/noise.h"
 #include "serialization/serialize.h"
 
@@ -49,7 +50,8 @@ double add_poly_in_coefficient_form(const Context& ctx, uint64_t key_id, uint8_t
 
     // Everything about the message is checked here, before the bytes change.
     const Basis chain = chain_basis(ctx, level);
-    const RnsPoly m = plaintext_to_coeffs(ctx, coeffs, num, chain, nullptr);
+    RnsPoly m = plaintext_to_coeffs(ctx, coeffs, num, chain, nullptr);
+    const WipeOnExit<decltype(m.data)> wipe_m(m.data);  // the message, in the clear
     for (size_t i = 0; i < level; ++i) {
         const u64 q = ctx.prime(i);
         uint8_t* row = data + rows_at + i * row_bytes;

@@ -84,6 +84,17 @@ Context::Context(const ContextParams& params)
     slots_available_ = (p_ % static_cast<long>(m_)) == 1;
 
     choose_primes(params.ciphertext_bits, params.derivable_keys);
+    // The roots and the fingerprint before the tables (up to GiBs at the largest ring).
+    std::vector<u64> roots(primes_.size());
+    for (size_t i = 0; i < primes_.size(); ++i) roots[i] = primitive_root_2n(primes_[i], n_);
+    fingerprint_ = compute_fingerprint(roots);
+    if (params.expected_fingerprint != 0 && params.expected_fingerprint != fingerprint_)
+        throw Mismatch("the context data is inconsistent: its parameters give other primes here than the "
+                       "fingerprint it records (corrupted or forged data, or an engine of another version)");
+    ntt_.reserve(primes_.size());
+    for (size_t i = 0; i < primes_.size(); ++i) ntt_.emplace_back(primes_[i], n_, roots[i]);
+    simd_ = cpu_has_avx2_fma() &&
+            std::all_of(primes_.begin(), primes_.end(), [](u64 q) { return q < kSimdPrimeBound; });
     precompute_constants();
     canonical_ = CanonicalNorm(n_);
 
@@ -155,11 +166,32 @@ void Context::choose_primes(unsigned ciphertext_bits, bool derivable_keys) {
         kMaxPrimeBits, static_cast<unsigned>(std::ceil(max_digit_bits / double(num_special_))) + 1);
     for (size_t k = 0; k < num_special_; ++k)
         primes_.push_back(ntt_prime_below(special_bits, two_n, p_, primes_));
+}
 
-    ntt_.reserve(primes_.size());
-    for (u64 q : primes_) ntt_.emplace_back(q, n_);
-    simd_ = cpu_has_avx2_fma() &&
-            std::all_of(primes_.begin(), primes_.end(), [](u64 q) { return q < kSimdPrimeBound; });
+uint64_t Context::compute_fingerprint(const std::vector<u64>& roots) const {
+    // FNV-1a over 64-bit words, a byte at a time.
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const auto add = [&h](uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h ^= (v >> (8 * i)) & 0xff;
+            h *= 0x100000001b3ULL;
+        }
+    };
+    add(m_);
+    add(p_limbs_);
+    for (u64 limb : p_limb_vec_) add(limb);
+    add(num_chain_);
+    add(num_special_);
+    for (size_t i = 0; i < primes_.size(); ++i) {
+        add(primes_[i]);
+        add(roots[i]);  // the NTT form of every row depends on it
+    }
+    add(digit_begin_.size());
+    for (size_t j = 0; j < digit_begin_.size(); ++j) {
+        add(digit_begin_[j]);
+        add(digit_end_[j]);
+    }
+    return h;
 }
 
 void Context::precompute_constants() {

@@ -26,6 +26,10 @@ struct ContextParams {
     // master_keys.h): the chain gets extra primes above the working top level, which derived
     // keys use as their special modulus and which form one more key-switching digit.
     bool derivable_keys = false;
+    // When non-zero, the fingerprint (serialize.h) that the parameters must give: checked once
+    // the primes are chosen, before any table is built, so that forged or corrupted context
+    // bytes cost a prime search, not the tables.
+    uint64_t expected_fingerprint = 0;
 };
 
 // The modulus a key switch extends to and divides by: the context's special primes for keys the
@@ -77,6 +81,10 @@ public:
     // Whether the AVX2 row kernels apply (every prime below 2^50 and the CPU has AVX2 + FMA).
     bool simd() const { return simd_; }
     size_t special_index(size_t k) const { return num_chain_ + k; }
+    // A hash of m, p, every prime and its NTT root, and the key-switching digits: what every
+    // serialized object records to name its context (FNV-1a, which tells parameter sets apart
+    // and is not meant to resist forgery).
+    uint64_t fingerprint() const { return fingerprint_; }
 
     // Key-switching digits: chain primes [digit_begin(j), digit_end(j)).
     size_t num_digits() const { return digit_begin_.size(); }
@@ -143,6 +151,7 @@ public:
 
 private:
     void choose_primes(unsigned ciphertext_bits, bool derivable_keys);
+    uint64_t compute_fingerprint(const std::vector<u64>& roots) const;
     void precompute_constants();
     SwitchBasis make_switch_basis(std::vector<size_t> special, size_t max_level) const;
 
@@ -156,6 +165,7 @@ private:
     size_t num_chain_ = 0, num_special_ = 0;
     std::vector<u64> primes_;
     std::vector<NttTable> ntt_;
+    uint64_t fingerprint_ = 0;
     bool simd_ = false;
     std::vector<size_t> digit_begin_, digit_end_;
     size_t requested_digits_;

@@ -42,7 +42,7 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
     const Context& ctx = *pk.context();
     const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
-    Prng prng(os_seed());
+    Prng prng = os_prng();
     std::vector<int32_t> u_small = sample_ternary(prng, n);
     const WipeOnExit<std::vector<int32_t>> wipe_u_small(u_small);
     RnsPoly u = small_to_ntt(ctx, u_small, chain);
@@ -80,7 +80,8 @@ void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, siz
     const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
     const Seed a_seed = os_seed();
-    Prng expand(a_seed, 0, kPublicRounds), noise(os_seed());
+    Prng expand(a_seed, 0, kPublicRounds);
+    Prng noise = os_prng();
     std::vector<int32_t> e = sample_error(noise, n);
 
     // c1 is never stored: each row of a is drawn into scratch (in row order, as
@@ -390,8 +391,11 @@ void Ctxt::mul_const(const NTL::ZZ& k) {
 void Ctxt::add_poly(const u64* coeffs, size_t num) {
     const Context& ctx = *ctx_;
     const Basis chain = chain_basis(ctx, level_);
+    // The plaintext may be the owner's: its rows and centered form are wiped however this ends.
     std::vector<double> centered;
     RnsPoly m;
+    const WipeOnExit<std::vector<double>> wipe_centered(centered);
+    const WipeOnExit<decltype(m.data)> wipe_m(m.data);
     if (NTL::IsOne(factor_)) {
         m = plaintext_to_ntt(ctx, coeffs, num, chain, &centered);
     } else {
@@ -399,6 +403,7 @@ void Ctxt::add_poly(const u64* coeffs, size_t num) {
         const size_t w = ctx.p_limbs();
         if (num > ctx.n()) throw InvalidArgument("polynomial has more coefficients than the ring degree N");
         std::vector<u64> scaled(num * w);
+        const WipeOnExit<std::vector<u64>> wipe_scaled(scaled);
         for (size_t k = 0; k < num; ++k) {
             const NTL::ZZ c = zz_from_limbs(coeffs + k * w, w);
             if (c >= ctx.p()) throw InvalidArgument("plaintext coefficient " + std::to_string(k) + " is not below p");

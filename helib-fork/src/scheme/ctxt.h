@@ -72,6 +72,8 @@ public:
     // be paired with a c1 it does not describe.
     static void encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num);
     static size_t seeded_size(const Context& ctx);
+    // The bytes of save() for a ciphertext at `level`.
+    static size_t serialized_size(const Context& ctx, size_t level);
 
     // Writes N * p_limbs() limbs. Throws NoiseBudgetExhausted when the tracked budget is <= 0
     // or the measured noise exceeds Q / 4.

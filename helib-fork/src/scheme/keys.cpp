@@ -73,7 +73,7 @@ RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
 }
 
 SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
-    Prng prng(os_seed());
+    Prng prng = os_prng();
     id_ = prng.next_u64() | 1;  // never 0
     s_ = sample_ternary(prng, ctx_->n());
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));

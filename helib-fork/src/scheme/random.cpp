@@ -44,6 +44,13 @@ Seed os_seed() {
     return seed;
 }
 
+Prng os_prng() {
+    Seed seed = os_seed();
+    Prng prng(seed);
+    secure_wipe(seed.data(), seed.size());
+    return prng;
+}
+
 Prng::Prng(const Seed& seed, uint64_t stream, int rounds) : double_rounds_(rounds / 2), used_(16), counter_(0) {
     static const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
     for (int i = 0; i < 4; ++i) key_nonce_[i] = sigma[i];

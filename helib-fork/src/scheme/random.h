@@ -20,6 +20,10 @@ using Seed = std::array<uint8_t, 32>;
 
 // 32 bytes from the OS CSPRNG; throws std::runtime_error if the OS cannot provide them.
 Seed os_seed();
+class Prng;
+// A generator keyed from the OS, for secrets (keys, encryption randomness): the seed is wiped
+// once it is in the key, so no copy of it outlives the generator.
+Prng os_prng();
 
 // Rounds of the two ChaCha variants.
 constexpr int kSecretRounds = 20;

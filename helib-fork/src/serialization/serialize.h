@@ -143,6 +143,14 @@ CtxtFields read_ctxt_fields(Reader& r, const Context& ctx, uint64_t key_id);
 // a MAC and does not authenticate the data.
 uint64_t context_fingerprint(const Context& ctx);
 
+// The most bytes that a valid object of `kind` can take under ctx: `count` keys for Galois and
+// master keys (at most N), ciphertexts at the top level. A reader compares a file's or a
+// message's length with it before reading it whole; the context's own bytes are at most
+// kMaxContextBytes.
+uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count);
+// Header, m, ciphertext bits, digits, limb count, 32 limbs of p, options.
+constexpr uint64_t kMaxContextBytes = 16 + 8 + 4 + 4 + 4 + 8 * 32 + 4;
+
 void write_header(Writer& w, ObjectKind kind, const Context& ctx);
 // Checks magic, version and kind; then the fingerprint against ctx (Mismatch if it differs).
 void read_header(Reader& r, ObjectKind kind, const Context& ctx);

@@ -3,6 +3,7 @@
 //! (it is public API: the engine's rotations rely on it).
 
 use std::fmt;
+use zeroize::Zeroizing;
 
 use ark_ff::{FftField, PrimeField};
 
@@ -414,12 +415,13 @@ impl<F: PrimeField> BatchEncoder<F> {
         let coeffs = if coeffs.len() <= n {
             coeffs
         } else {
-            folded = fold_negacyclic(coeffs, n);
+            folded = Zeroizing::new(fold_negacyclic(coeffs, n));
             &folded[..]
         };
         match &self.ntt {
             Transform::Limbs(ntt) => {
-                let mut a = vec![[0u64; 4]; n];
+                // Scratch that holds the slot values: wiped when dropped, as decrypted data.
+                let mut a = Zeroizing::new(vec![[0u64; 4]; n]);
                 #[cfg(feature = "bn254")]
                 if let Some(fr) = montgomery::as_bn254(coeffs) {
                     // The transform is linear: Montgomery form in, Montgomery form out.
@@ -443,7 +445,7 @@ impl<F: PrimeField> BatchEncoder<F> {
                     .collect()
             }
             Transform::Field(ntt) => {
-                let mut a = vec![F::zero(); n];
+                let mut a = Zeroizing::new(vec![F::zero(); n]);
                 a[..coeffs.len()].copy_from_slice(coeffs);
                 ntt.forward_bitrev(&mut a);
                 self.slot_pos.iter().map(|&pos| a[pos]).collect()

@@ -1,6 +1,7 @@
 //! Packed (slot-wise) encryption and decryption through a [`BatchEncoder`].
 
 use ark_ff::PrimeField;
+use zeroize::Zeroizing;
 
 use crate::encoding::ptxt::check_encoder;
 use crate::error::Result;
@@ -90,6 +91,7 @@ impl SecKey {
         ct: &Ctxt,
     ) -> Result<Vec<F>> {
         check_encoder(self.context(), encoder)?;
-        Ok(encoder.decode(&self.decrypt_poly::<F>(ct)?))
+        // The coefficients are as secret as the slots: wiped once decoded.
+        Ok(encoder.decode(&Zeroizing::new(self.decrypt_poly::<F>(ct)?)))
     }
 }

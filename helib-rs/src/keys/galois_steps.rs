@@ -56,6 +56,19 @@ impl GaloisSteps {
         Self::default()
     }
 
+    /// The most keys these steps take: one per requested step and one for the row swap
+    /// (steps that name the same element share a key). The bound a reader of the keys' bytes
+    /// passes to [`ObjectKind::GaloisKeys`](crate::ObjectKind::GaloisKeys).
+    ///
+    /// ```
+    /// use helib_rs::GaloisSteps;
+    ///
+    /// assert_eq!(GaloisSteps::new().step(1).step(2).max_keys(), 2);
+    /// ```
+    pub fn max_keys(&self) -> usize {
+        self.steps.len() + usize::from(self.row_swap)
+    }
+
     /// Adds the row rotation by `k` (positive: left, negative: right).
     ///
     /// ```

@@ -50,6 +50,7 @@ use crate::ctxt::Ctxt;
 use crate::error::Error;
 use crate::keys::{GaloisKeys, MasterKeys};
 use crate::keys::{PubKey, SecKey};
+use crate::serialization::size_limits::{ObjectKind, MAX_CONTEXT_BYTES};
 
 /// Reading a key or a ciphertext with what it belongs to: its context (keys) or the public key
 /// it is used with (ciphertexts). The bytes are those of `CanonicalSerialize`; the checks are
@@ -79,9 +80,13 @@ fn write_prefixed<W: Write>(bytes: &[u8], mut writer: W) -> Result<(), Serializa
 }
 
 /// The bytes after a length prefix, read as they arrive (a forged length costs no allocation
-/// beyond what the reader really holds).
-fn read_prefixed<R: Read>(mut reader: R) -> Result<Vec<u8>, SerializationError> {
+/// beyond what the reader really holds), and refused before reading when the prefix exceeds
+/// `max`, the most a valid object of the kind takes.
+fn read_prefixed<R: Read>(mut reader: R, max: u64) -> Result<Vec<u8>, SerializationError> {
     let len = u64::deserialize_compressed(&mut reader)?;
+    if len > max {
+        return Err(SerializationError::InvalidData);
+    }
     let mut bytes = Vec::new();
     let read = reader.take(len).read_to_end(&mut bytes)?;
     if read as u64 != len {
@@ -90,6 +95,11 @@ fn read_prefixed<R: Read>(mut reader: R) -> Result<Vec<u8>, SerializationError> 
         )));
     }
     Ok(bytes)
+}
+
+/// The most bytes a valid `kind` takes under `ctx`.
+fn max_len(ctx: &Context, kind: ObjectKind) -> Result<u64, SerializationError> {
+    ctx.max_serialized_len(kind).map_err(to_ark)
 }
 
 /// `CanonicalSerialize` as the length-prefixed `to_bytes` form.
@@ -137,35 +147,42 @@ impl CanonicalDeserialize for Context {
         _compress: Compress,
         _validate: Validate,
     ) -> Result<Self, SerializationError> {
-        Context::from_bytes(&read_prefixed(reader)?).map_err(to_ark)
+        Context::from_bytes(&read_prefixed(reader, MAX_CONTEXT_BYTES)?).map_err(to_ark)
     }
 }
 
 impl DeserializeInContext for PubKey {
     type Owner = Context;
     fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
-        PubKey::from_bytes(ctx, &read_prefixed(reader)?).map_err(to_ark)
+        PubKey::from_bytes(
+            ctx,
+            &read_prefixed(reader, max_len(ctx, ObjectKind::PublicKey)?)?,
+        )
+        .map_err(to_ark)
     }
 }
 
 impl DeserializeInContext for GaloisKeys {
     type Owner = Context;
     fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
-        GaloisKeys::from_bytes(ctx, &read_prefixed(reader)?).map_err(to_ark)
+        let max = max_len(ctx, ObjectKind::GaloisKeys(ctx.ring_degree()))?;
+        GaloisKeys::from_bytes(ctx, &read_prefixed(reader, max)?).map_err(to_ark)
     }
 }
 
 impl DeserializeInContext for MasterKeys {
     type Owner = Context;
     fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
-        MasterKeys::from_bytes(ctx, &read_prefixed(reader)?).map_err(to_ark)
+        let max = max_len(ctx, ObjectKind::MasterKeys(ctx.ring_degree()))?;
+        MasterKeys::from_bytes(ctx, &read_prefixed(reader, max)?).map_err(to_ark)
     }
 }
 
 impl DeserializeInContext for SecKey {
     type Owner = Context;
     fn deserialize_in<R: Read>(ctx: &Context, reader: R) -> Result<Self, SerializationError> {
-        let bytes = zeroize::Zeroizing::new(read_prefixed(reader)?);
+        let max = max_len(ctx, ObjectKind::SecretKey)?;
+        let bytes = zeroize::Zeroizing::new(read_prefixed(reader, max)?);
         SecKey::from_bytes(ctx, &bytes).map_err(to_ark)
     }
 }
@@ -173,7 +190,8 @@ impl DeserializeInContext for SecKey {
 impl DeserializeInContext for Ctxt {
     type Owner = PubKey;
     fn deserialize_in<R: Read>(pk: &PubKey, reader: R) -> Result<Self, SerializationError> {
-        Ctxt::from_bytes(pk, &read_prefixed(reader)?).map_err(to_ark)
+        let max = max_len(pk.context(), ObjectKind::Ciphertext)?;
+        Ctxt::from_bytes(pk, &read_prefixed(reader, max)?).map_err(to_ark)
     }
 }
 
@@ -191,6 +209,32 @@ mod tests {
             .allow_insecure(true)
             .build()
             .unwrap()
+    }
+
+    #[test]
+    fn a_prefix_beyond_the_kind_is_refused_before_reading() {
+        let ctx = toy();
+        let sk = SecKey::generate(&ctx).unwrap();
+        let pk = PubKey::generate(&sk).unwrap();
+        let mut bytes = Vec::new();
+        pk.serialize_compressed(&mut bytes).unwrap();
+        // A reader that would go on for ever behind a prefix one byte over the largest
+        // ciphertext, and one over the largest context.
+        let over = ctx.max_serialized_len(ObjectKind::Ciphertext).unwrap() + 1;
+        let prefix = over.to_le_bytes();
+        let endless = (&prefix[..]).chain(std::io::repeat(0));
+        assert!(matches!(
+            Ctxt::deserialize_in(&pk, endless),
+            Err(SerializationError::InvalidData)
+        ));
+        let prefix = (MAX_CONTEXT_BYTES + 1).to_le_bytes();
+        let endless = (&prefix[..]).chain(std::io::repeat(0));
+        assert!(matches!(
+            Context::deserialize_compressed(endless),
+            Err(SerializationError::InvalidData)
+        ));
+        // The honest key still reads.
+        assert!(PubKey::deserialize_in(&ctx, &bytes[..]).is_ok());
     }
 
     #[test]

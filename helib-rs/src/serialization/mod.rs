@@ -4,3 +4,4 @@
 #[cfg(feature = "ark-serialize")]
 pub(crate) mod ark;
 mod bytes;
+pub(crate) mod size_limits;
