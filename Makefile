@@ -4,8 +4,6 @@
 #                     BN254 FFT of size 1024 at 128-bit security, verified against arkworks
 #                     (FFT_ARGS="--size 4096 --threads 1" to change it)
 #   make arithmetic   the arithmetic tour (context, keys, encrypt, add, multiply, decrypt)
-#   make quotient     a prover's quotient h = (A B - C) / Z_H (Groth16's witness map) on
-#                     ciphertexts, n = 1024, verified (QUOTIENT_ARGS="--size 4096" to change it)
 #   make groth16      a Groth16 proof (ark-groth16, BN254) of a 1000-constraint circuit whose
 #                     witness map runs on ciphertexts, verified (GROTH16_ARGS="--constraints 30000")
 #   make aggregate    private aggregation: 1000 users' encrypted vectors of 32768 BN254
@@ -36,7 +34,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic quotient groth16 aggregate peers mpi-deps fft-mpi test-mpi run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
@@ -75,9 +73,6 @@ fft: deps
 
 arithmetic: deps
 	$(CARGO) run $(LOCKED) --release --example arithmetic
-
-quotient: deps
-	$(CARGO) run $(LOCKED) --release --example quotient -- $(QUOTIENT_ARGS)
 
 groth16: deps
 	$(CARGO) run $(LOCKED) --release --example groth16 -- $(GROTH16_ARGS)

@@ -1,8 +1,7 @@
 //! Encrypted FFT, inverse FFT and coset change (evaluations on the subgroup to evaluations on
 //! the coset `Fr::GENERATOR H`, `OneProductFft::coset_change`) over BN254 at 128-bit secure parameters
-//! (N = 32768), and the prover's quotient (`Quotient`, N = 65536): the server-side work only
-//! (`OneProductFft::apply`, `Quotient::apply`), with the diagonals encoded beforehand as the default
-//! cache policy decides. Keys, encoding and encryption happen outside the timed region.
+//! (N = 32768): the server-side work only (`OneProductFft::apply`), with the diagonals encoded
+//! beforehand as the default cache policy decides. Keys, encoding and encryption happen outside the timed region.
 //! `he_two_stage_fft` is the FFT as two sparse products (`TwoStageFft`, N = 65536, two
 //! levels) on sizes 4096 and 32768 unless `TWO_STAGE_BENCH_SIZES` says otherwise;
 //! `he_four_step_fft` the FFT across ciphertexts (`FourStepFft`, N = 65536, three levels) at
@@ -14,7 +13,6 @@
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
 //!     FFT_BENCH_THREADS=2 cargo bench --bench fft              # default: 1 thread
-//!     QUOTIENT_BENCH_SIZES=1024 cargo bench --bench fft -- he_quotient  # default: n = 256
 //!     TWO_STAGE_BENCH_SIZES=16384 cargo bench --bench fft -- he_two_stage_fft
 //!     FOUR_STEP_BENCH_SIZES=262144 cargo bench --bench fft -- he_four_step_fft
 //!     WITNESS_MAP_BENCH_SIZES=4096,32768 cargo bench --bench fft -- he_witness_map
@@ -30,8 +28,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, quotient_context, witness_map_context, witness_map_for,
-    CosetChange, Direction, EncryptedTransform, Fft, FftOptions, OneProductFft, Quotient, Route,
+    coset_change_context, fft_context, witness_map_context, witness_map_for, CosetChange,
+    Direction, EncryptedTransform, Fft, FftOptions, OneProductFft, Route,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -132,38 +130,6 @@ fn fft(c: &mut Criterion) {
     }
 }
 
-/// The prover's quotient (`Quotient::apply`: three coset changes, a product, a coset iFFT) on
-/// its own N = 65536 context; n = 256 unless `QUOTIENT_BENCH_SIZES` says otherwise (n = 4096
-/// takes ~50 s per sample on one thread).
-fn quotient(c: &mut Criterion) {
-    let pool = pool();
-    let sizes = parse_sizes("QUOTIENT_BENCH_SIZES").unwrap_or_else(|| vec![256]);
-    let mut group = slow_group(c, "he_quotient");
-    for n in sizes {
-        let (quotient, gk, inputs) = pool.install(|| {
-            let ctx = quotient_context::<Fr>(n).expect("context");
-            let sk = SecKey::generate(&ctx).expect("secret key");
-            let pk = PubKey::generate(&sk).expect("public key");
-            let quotient = Quotient::<Fr>::new(&ctx, n, &FftOptions::default()).expect("plan");
-            let gk = GaloisKeys::generate(&sk, &quotient.galois_steps()).expect("galois keys");
-            let mut rng = StdRng::seed_from_u64(n as u64);
-            // a, b and c's ciphertexts, one vector after the other.
-            let inputs: Vec<Ctxt> = (0..3)
-                .flat_map(|_| {
-                    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-                    quotient.encrypt(&pk, &x).expect("encrypt")
-                })
-                .collect();
-            (quotient, gk, inputs)
-        });
-        group.throughput(Throughput::Elements(n as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| pool.install(|| quotient.apply(&gk, &inputs).expect("quotient")))
-        });
-    }
-    group.finish();
-}
-
 /// The two-stage FFT (`TwoStageFft::apply`) on its own N = 65536 context.
 fn two_stage(c: &mut Criterion) {
     let sizes = parse_sizes("TWO_STAGE_BENCH_SIZES").unwrap_or_else(|| vec![4096, 32768]);
@@ -227,5 +193,5 @@ fn witness_map(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fft, quotient, two_stage, four_step, witness_map);
+criterion_group!(benches, fft, two_stage, four_step, witness_map);
 criterion_main!(benches);

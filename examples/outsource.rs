@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bigp_he::job::BoxError;
-use bigp_he::outsource::{self, route_name, KeyShipping};
+use bigp_he::outsource::{self, KeyShipping};
 use clap::{Parser, Subcommand};
 
 /// An encrypted FFT outsourced through files: the owner's keys and input, the server's
@@ -143,7 +143,7 @@ fn owner(
     let up: usize = report.files.iter().map(|(_, b)| b).sum();
     println!(
         "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s ({} keys {:.2} s); {:.2} MiB up",
-        route_name(report.request.route),
+        report.request.route,
         report.ring_degree,
         report.security,
         report.time.as_secs_f64(),
@@ -165,7 +165,7 @@ fn owner(
         println!(
             "{{\"step\":\"owner\",\"size\":{size},\"route\":\"{}\",\"ring_degree\":{},\"master_keys\":{},\
 \"upload_bytes\":{up},\"galois_key_bytes\":{key_bytes},\"owner_s\":{:.6},\"galois_keygen_s\":{:.6}}}",
-            route_name(report.request.route),
+            report.request.route,
             report.ring_degree,
             report.master_keys,
             report.time.as_secs_f64(),
@@ -197,7 +197,7 @@ fn server(dir: &Path, allow_toy: bool, json: bool) -> Result<bool, BoxError> {
          diagonals) and writing in {:.2} s",
         report.request.count,
         report.load_time.as_secs_f64(),
-        route_name(report.request.route),
+        report.request.route,
         report.run_time.as_secs_f64()
     );
     if json {

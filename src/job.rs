@@ -1,4 +1,4 @@
-//! What the timed jobs (`examples/fft.rs`, `examples/quotient.rs`) share: their `main` (a
+//! What the timed jobs (`examples/fft.rs`, `examples/groth16.rs`, ...) share: their `main` (a
 //! rayon pool of the requested size, exit codes 0 verified, 1 mismatch, 2 usage or engine
 //! error) and the line that describes the parameters.
 

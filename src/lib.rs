@@ -78,8 +78,8 @@ pub fn swap_slot_rows<T: Copy>(v: &[T]) -> Vec<T> {
 /// The quotient polynomial `h` of a QAP prover from the evaluations `a`, `b`, `c` of `A`, `B`,
 /// `C` on the subgroup `H` of size `n = a.len()`, computed step by step as ark-groth16's
 /// `LibsnarkReduction::witness_map` does: `coset.ifft((a' b' - c') / Z_H(g))` with `a' =
-/// coset.fft(H.ifft(a))` (and `b'`, `c'` alike) on the coset `g H`. The plain reference for
-/// `he_fft::Quotient`. Returns `None` if the three lengths differ, `n` has no radix-2 domain,
+/// coset.fft(H.ifft(a))` (and `b'`, `c'` alike) on the coset `g H`. The plain reference for the
+/// witness maps. Returns `None` if the three lengths differ, `n` has no radix-2 domain,
 /// or `g` lies in `H` (or is 0).
 pub fn plain_quotient<F: FftField>(a: &[F], b: &[F], c: &[F], g: F) -> Option<Vec<F>> {
     let n = a.len();

@@ -37,33 +37,13 @@ pub struct Request {
     pub route: Route,
 }
 
-const ROUTES: [(Route, &str); 3] = [
-    (Route::OneProduct, "one-product"),
-    (Route::TwoStages, "two-stages"),
-    (Route::FourSteps, "four-steps"),
-];
-
-/// The route's name in a request.
-pub fn route_name(route: Route) -> &'static str {
-    ROUTES
-        .iter()
-        .find(|(r, _)| *r == route)
-        .map_or("one-product", |(_, name)| name)
-}
-
 impl Request {
     fn to_text(self) -> String {
-        format!(
-            "{} forward {} {}\n",
-            self.size,
-            self.count,
-            route_name(self.route)
-        )
+        format!("{} forward {} {}\n", self.size, self.count, self.route)
     }
 
     fn parse(text: &str) -> Result<Request, BoxError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let route = |name: &str| ROUTES.iter().find(|(_, n)| *n == name).map(|(r, _)| *r);
         match fields.as_slice() {
             [size, "forward", count, name] => {
                 let size: usize = size.parse().map_err(|_| format!("bad size {size:?}"))?;
@@ -72,7 +52,7 @@ impl Request {
                 if count == 0 || count > he_fft::Layout::MAX_CIPHERTEXTS {
                     return Err(format!("bad ciphertext count {count}").into());
                 }
-                let route = route(name).ok_or_else(|| format!("unknown route {name:?}"))?;
+                let route: Route = name.parse()?;
                 Ok(Request { size, count, route })
             }
             _ => Err(format!("malformed request: {text:?}").into()),
@@ -342,9 +322,7 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     if route != request.route {
         return Err(format!(
             "the request names the route {}, but {} points take {}",
-            route_name(request.route),
-            request.size,
-            route_name(route)
+            request.route, request.size, route
         )
         .into());
     }

@@ -29,11 +29,10 @@
 //! - [`FourStepFft`] goes past one ciphertext: a vector of `c` slot rows goes through
 //!   `c^2 / 2` slot-wise products across the ciphertexts, then a two-stage FFT of each row
 //!   (`n = 2^20` in 45 s on two cores).
-//! - [`Quotient`] chains one-product transforms into a prover's whole quotient computation
-//!   (Groth16's witness map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`),
-//!   three levels deep; [`WitnessMap`] and [`FourStepWitnessMap`] compute the same `h` through
-//!   the plaintext ring's own product, much faster ([`witness_map_for`] picks one by size,
-//!   and [`EncryptedWitnessMap`] is their common interface).
+//! - [`WitnessMap`] and [`FourStepWitnessMap`] compute a prover's whole quotient (Groth16's
+//!   witness map: `h = (A B - C) / Z_H` from the evaluations of `A`, `B`, `C`) through the
+//!   plaintext ring's own product ([`witness_map_for`] picks one by size, and
+//!   [`EncryptedWitnessMap`] is their common interface).
 //!
 //! # Layouts of one product
 //!
@@ -83,50 +82,33 @@
 //! # }
 //! ```
 
+mod bsgs;
 pub mod check;
-mod client_assisted;
-mod coset_change;
-mod encoded;
-mod encrypted_transform;
-mod encrypted_witness_map;
-mod execute;
 mod fft;
-mod four_step;
-mod four_step_witness_map;
-mod key_levels;
-mod layout;
-mod matrix;
-mod matrix_product;
 mod params;
-mod plan;
-mod quotient;
-mod route;
-mod two_stage;
+mod transform;
 mod witness_map;
 
-pub use client_assisted::ClientAssistedWitnessMap;
-pub use coset_change::CosetChange;
-pub use encoded::{DiagonalCache, EncodedTransform};
-pub use encrypted_transform::EncryptedTransform;
-pub use encrypted_witness_map::{witness_map_for, EncryptedWitnessMap};
-pub use execute::Progress;
-pub use fft::{
-    coset_change_matrix, dft_matrix, domain_matrix, Direction, FftOptions, OneProductFft,
-};
-pub use four_step::{FirstStepInputs, FirstStepSum, FourStepFft};
-pub use four_step_witness_map::FourStepWitnessMap;
-pub use layout::Layout;
-pub use matrix::Matrix;
-pub use matrix_product::MatrixProduct;
+pub use bsgs::encoded::{DiagonalCache, EncodedTransform};
+pub use bsgs::layout::Layout;
+pub use bsgs::matrix::Matrix;
+pub use bsgs::matrix_product::MatrixProduct;
+pub use bsgs::options::FftOptions;
+pub use bsgs::plan::{PlanOptions, TransformPlan};
+pub use fft::coset_change::CosetChange;
+pub use fft::four_step::{FirstStepInputs, FirstStepSum, FourStepFft};
+pub use fft::matrices::{coset_change_matrix, dft_matrix, domain_matrix, Direction};
+pub use fft::one_product::OneProductFft;
+pub use fft::two_stage::{Transposed, TwoStageFft};
+pub use fft::{Fft, Route, RouteTransform, MAX_FFT_SIZE};
 pub use params::{
     client_assisted_ciphertext_bits, client_assisted_context, coset_change_context, fft_context,
     four_step_ciphertext_bits, four_step_fft_context, four_step_witness_map_ciphertext_bits,
-    quotient_ciphertext_bits, quotient_context, required_ciphertext_bits,
-    two_stage_ciphertext_bits, two_stage_fft_context, witness_map_ciphertext_bits,
-    witness_map_context, FFT_RING_DEGREE,
+    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context,
+    witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE,
 };
-pub use plan::{PlanOptions, TransformPlan};
-pub use quotient::Quotient;
-pub use route::{Fft, Route, RouteTransform, MAX_FFT_SIZE};
-pub use two_stage::{Transposed, TwoStageFft};
-pub use witness_map::WitnessMap;
+pub use transform::{EncryptedTransform, Progress};
+pub use witness_map::client_assisted::ClientAssistedWitnessMap;
+pub use witness_map::four_step::FourStepWitnessMap;
+pub use witness_map::one_ciphertext::WitnessMap;
+pub use witness_map::{witness_map_for, EncryptedWitnessMap};

@@ -43,14 +43,6 @@ pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
     Context::for_field::<F>(ring as u64, bits)
 }
 
-/// Ciphertext-modulus bits for a [`Quotient`](crate::Quotient) of size `n`: two transforms'
-/// growth (see [`required_ciphertext_bits`]) around one ciphertext product, whose operands
-/// are first switched down to the modulus-switching floor (about `p sqrt(N)`), plus the
-/// margin once.
-pub fn quotient_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
-    two_levels_bits(ring_degree, p_bits, n)
-}
-
 /// Ciphertext-modulus bits for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the first
 /// stage as a one-level transform ([`required_ciphertext_bits`]), then the second stage's
 /// growth from the natural level the first one's output is switched down to: a plaintext of
@@ -151,12 +143,6 @@ pub fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
     })
 }
 
-/// Two one-level transforms' growth with the margin counted once.
-fn two_levels_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
-    let one_level = required_ciphertext_bits(ring_degree, p_bits, n).saturating_sub(40);
-    one_level.saturating_mul(2).saturating_add(40)
-}
-
 /// A >= 128-bit secure context for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the
 /// smallest ring of at least `2n` (and twice [`FFT_RING_DEGREE`]) whose security bound holds
 /// the modulus of [`two_stage_ciphertext_bits`]. For BN254 that is `N = 65536` up to
@@ -238,22 +224,6 @@ fn smallest_secure_ring<F: PrimeField>(
             built => return built,
         }
     }
-}
-
-/// A >= 128-bit secure context for a [`Quotient`](crate::Quotient) of size `n`: the smallest
-/// ring of at least `2n` (and [`FFT_RING_DEGREE`]) whose security bound holds the modulus of
-/// [`quotient_ciphertext_bits`]. For BN254 that is `N = 65536` up to `n = 32768` (three
-/// levels do not fit `N = 32768`); larger `n` run on it too, by the general route.
-///
-/// ```
-/// assert_eq!(he_fft::quotient_context::<ark_bn254::Fr>(1024)?.ring_degree(), 65536);
-/// # Ok::<(), helib_rs::Error>(())
-/// ```
-pub fn quotient_context<F: PrimeField>(n: usize) -> Result<Context> {
-    let ring = replicating_ring(n, "a quotient")?;
-    smallest_secure_ring::<F>(ring, |ring| {
-        quotient_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
-    })
 }
 
 /// The largest ring the contexts above try (the security table's last row).

@@ -6,10 +6,7 @@ use ark_bn254::Fr;
 use ark_ff::{One, Zero};
 use ark_std::rand::{rngs::StdRng, Rng, SeedableRng};
 use ark_std::UniformRand;
-use he_fft::{
-    quotient_ciphertext_bits, required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix,
-    TransformPlan,
-};
+use he_fft::{required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix, TransformPlan};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 /// The ring degree of the tests: small and fast, far from secure.
@@ -34,13 +31,6 @@ pub fn keys() -> &'static Keys {
 pub fn two_level_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| toy_keys(required_ciphertext_bits(N, 254, 2 * N) + 300))
-}
-
-/// The same with room for a quotient (three levels).
-#[allow(dead_code)]
-pub fn quotient_keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(quotient_ciphertext_bits(N, 254, 2 * N)))
 }
 
 #[allow(dead_code)] // public for test files with contexts of their own

@@ -90,7 +90,7 @@ impl<F: FftField + PrimeField> CosetChange<F> {
     }
 }
 
-crate::matrix_product::transform_via_product!(
+crate::bsgs::matrix_product::transform_via_product!(
     CosetChange,
     "the coset change",
     "coset_change_context"

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use helib_rs::{Context, Error, GaloisSteps, Result};
 
-use crate::layout::Order;
+use crate::bsgs::layout::Order;
 use crate::Layout;
 
 /// Knobs of a plan; `Default` picks them from the dimension and the rayon pool.

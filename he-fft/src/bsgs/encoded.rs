@@ -6,7 +6,7 @@ use ark_ff::PrimeField;
 use helib_rs::{Context, EncodedPtxt, PeriodicEncoder, Result};
 use rayon::prelude::*;
 
-use crate::plan::{DiagonalSet, Term};
+use crate::bsgs::plan::{DiagonalSet, Term};
 use crate::{Matrix, TransformPlan};
 
 /// Whether the BSGS diagonals are kept encoded between executions.

@@ -6,12 +6,9 @@ use ark_ff::PrimeField;
 use helib_rs::{Ctxt, EncodedPtxt, Error, GaloisKeys, Result};
 use rayon::prelude::*;
 
-use crate::encoded::DiagonalSource;
-use crate::plan::Finish;
-use crate::{EncodedTransform, TransformPlan};
-
-/// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
-pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+use crate::bsgs::encoded::DiagonalSource;
+use crate::bsgs::plan::Finish;
+use crate::{EncodedTransform, Progress, TransformPlan};
 
 impl TransformPlan {
     /// `y = M x` for the encrypted `x` (laid out as [`input_layout`](Self::input_layout)

@@ -1,21 +1,23 @@
-//! [`EncryptedTransform`]: what every encrypted transform offers, whatever its route.
+//! [`EncryptedTransform`]: what every encrypted transform offers, whatever its route, and
+//! [`Progress`], how a long computation reports how far it is.
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
-use crate::Progress;
+/// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// A linear (or, for the quotient and the witness map, bilinear) map computed on ciphertexts:
+/// A linear (or, for the witness maps, bilinear) map computed on ciphertexts:
 /// the owner encrypts, the server applies, the owner decrypts.
 ///
 /// Implemented by every FFT route ([`Fft`](crate::Fft), [`OneProductFft`](crate::OneProductFft),
 /// [`TwoStageFft`](crate::TwoStageFft), [`FourStepFft`](crate::FourStepFft)), by a plain
-/// [`MatrixProduct`](crate::MatrixProduct), by the [`CosetChange`](crate::CosetChange), by
-/// the [`Quotient`](crate::Quotient) and by the witness maps
+/// [`MatrixProduct`](crate::MatrixProduct), by the [`CosetChange`](crate::CosetChange) and
+/// by the witness maps
 /// ([`WitnessMap`](crate::WitnessMap), [`FourStepWitnessMap`](crate::FourStepWitnessMap),
 /// [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap)).
 ///
-/// A transform of several vectors (the quotient reads `a`, `b` and `c`, a witness map `a`
+/// A transform of several vectors (a witness map reads `a`
 /// and `b`) encrypts each with [`encrypt`](Self::encrypt) and takes their ciphertexts one
 /// vector after the other in [`apply`](Self::apply) ([`num_inputs`](Self::num_inputs)
 /// vectors of [`num_input_ciphertexts`](Self::num_input_ciphertexts) ciphertexts each).

@@ -1,5 +1,10 @@
-//! [`EncryptedWitnessMap`]: what every witness-map route offers, and [`witness_map_for`], the
-//! server-only route for a domain size.
+//! Groth16's witness map on ciphertexts: [`EncryptedWitnessMap`], what every route offers,
+//! [`witness_map_for`], the server-only route for a domain size, and the routes (one
+//! ciphertext, four steps, client-assisted).
+
+pub(crate) mod client_assisted;
+pub(crate) mod four_step;
+pub(crate) mod one_ciphertext;
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, Result};

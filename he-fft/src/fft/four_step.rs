@@ -11,8 +11,8 @@ use helib_rs::{
 };
 use rayon::prelude::*;
 
-use crate::fft::subgroup;
-use crate::key_levels::{staged_galois_steps, KeyStage};
+use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::fft::matrices::subgroup;
 use crate::{Direction, EncryptedTransform, FftOptions, Layout, Progress, TwoStageFft};
 
 /// Plaintexts encoded at once per output ciphertext: bounds the memory of the first step

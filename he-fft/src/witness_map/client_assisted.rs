@@ -7,8 +7,8 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
-use crate::encrypted_transform::{ensure_budget, single};
-use crate::fft::subgroup;
+use crate::fft::matrices::subgroup;
+use crate::transform::{ensure_budget, single};
 use crate::{EncryptedTransform, Progress};
 
 /// Groth16's witness map with the client's help: the owner interpolates `a` and `b` itself
@@ -148,7 +148,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
     }
     /// The `n` coefficients of `h`.
     fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
-        crate::witness_map::decrypt_quotient(sk, single(h, "the result")?, self.len())
+        crate::witness_map::one_ciphertext::decrypt_quotient(
+            sk,
+            single(h, "the result")?,
+            self.len(),
+        )
     }
     /// [`multiply`](ClientAssistedWitnessMap::multiply); `gk` is not used.
     fn compute(&self, _gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {

@@ -6,10 +6,10 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
 
-use crate::fft::{powers_of, subgroup};
-use crate::key_levels::{staged_galois_steps, KeyStage};
-use crate::layout::Order;
-use crate::plan::{DiagonalSet, Rows};
+use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::bsgs::layout::Order;
+use crate::bsgs::plan::{DiagonalSet, Rows};
+use crate::fft::matrices::{powers_of, subgroup};
 use crate::{
     Direction, EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformPlan,
 };

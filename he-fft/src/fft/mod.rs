@@ -1,4 +1,12 @@
-//! [`Fft`] and [`Route`]: the encrypted FFT on whichever of three routes suits its size.
+//! The encrypted FFT: [`Fft`] and [`Route`] (whichever of three routes suits its size), the
+//! routes themselves (one product, two stages, four steps), the coset change, and the
+//! matrices they use.
+
+pub(crate) mod coset_change;
+pub(crate) mod four_step;
+pub(crate) mod matrices;
+pub(crate) mod one_product;
+pub(crate) mod two_stage;
 
 use std::fmt;
 
@@ -40,7 +48,56 @@ pub enum Route {
     FourSteps,
 }
 
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Route {
+    type Err = helib_rs::Error;
+
+    /// A route by its [`name`](Route::name); anything else is an `InvalidArgument` that lists
+    /// the names.
+    fn from_str(name: &str) -> Result<Route> {
+        ROUTE_NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(r, _)| *r)
+            .ok_or_else(|| {
+                helib_rs::Error::InvalidArgument(format!(
+                    "unknown route {name:?} (one-product, two-stages or four-steps)"
+                ))
+            })
+    }
+}
+
+/// The routes by the names requests and command lines use.
+const ROUTE_NAMES: [(Route, &str); 3] = [
+    (Route::OneProduct, "one-product"),
+    (Route::TwoStages, "two-stages"),
+    (Route::FourSteps, "four-steps"),
+];
+
 impl Route {
+    /// The route's name in requests and on command lines: `one-product`, `two-stages` or
+    /// `four-steps` (also its [`Display`](fmt::Display); [`FromStr`](std::str::FromStr) reads
+    /// it back).
+    ///
+    /// ```
+    /// use he_fft::Route;
+    ///
+    /// assert_eq!(Route::TwoStages.name(), "two-stages");
+    /// assert_eq!("four-steps".parse::<Route>().unwrap(), Route::FourSteps);
+    /// assert!("fastest".parse::<Route>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        ROUTE_NAMES
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("one-product", |(_, name)| name)
+    }
+
     /// The faster route for size `n` on its own context (measured for BN254, see docs/fft-routes.md):
     /// one product up to 2048, two stages from 4096 to 32768, four steps from 65536 on.
     pub fn fastest_for(n: usize) -> Route {

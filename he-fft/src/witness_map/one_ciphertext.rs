@@ -10,10 +10,10 @@ use helib_rs::{
     SecKey,
 };
 
-use crate::encrypted_transform::single;
-use crate::fft::{powers_of, subgroup};
-use crate::key_levels::{staged_galois_steps, KeyStage};
-use crate::plan::{DiagonalSet, Rows};
+use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::bsgs::plan::{DiagonalSet, Rows};
+use crate::fft::matrices::{powers_of, subgroup};
+use crate::transform::single;
 use crate::{
     EncodedTransform, EncryptedTransform, FftOptions, Matrix, PlanOptions, Progress, TransformPlan,
 };
@@ -52,8 +52,8 @@ use crate::{
 ///
 /// That is four multiplicative levels in all
 /// ([`witness_map_context`](crate::witness_map_context): `N = 65536` for BN254 up to
-/// `n = 32768`), against the slot route's ([`Quotient`](crate::Quotient)) three coset changes
-/// of `n` diagonals each and a final inverse FFT.
+/// `n = 32768`), against three coset changes of `n` diagonals each and an inverse FFT for the
+/// same `h` in the slots (a route this crate no longer offers: slower at every size measured).
 ///
 /// The result equals ark-groth16's `LibsnarkReduction` witness map for constraints that hold.
 /// For constraints that do not, no proof can verify anyway, and
@@ -484,10 +484,10 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         // Each input sits as (x, 0) in row 0 and (0, x) in row 1, so the row swap (whose key
         // the first stage needs anyway) moves b into the second half.
         // The join and the separation are single rotations: the pool's threads share each.
-        let mut x = crate::execute::swapped_by_pool(b, gk)?;
+        let mut x = crate::bsgs::execute::swapped_by_pool(b, gk)?;
         x.add_assign(a)?;
         let t = self.interpolate(gk, x, progress)?;
-        let flipped = crate::execute::rotated_by_pool(&t, self.n as i64, gk)?;
+        let flipped = crate::bsgs::execute::rotated_by_pool(&t, self.n as i64, gk)?;
         let a_of_y = t.checked_add(&flipped)?;
         let mut z_b_of_y = t.checked_sub(&flipped)?;
         z_b_of_y.mul_assign(&a_of_y)?;

@@ -11,9 +11,9 @@ use helib_rs::{
 };
 use rayon::prelude::*;
 
-use crate::fft::subgroup;
-use crate::key_levels::{staged_galois_steps, KeyStage};
-use crate::layout::Order;
+use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::bsgs::layout::Order;
+use crate::fft::matrices::subgroup;
 use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
 /// Plaintexts encoded at once in the first step: bounds its memory (each is a full-size
