@@ -43,7 +43,7 @@ use bigp_he::cli::{Cache, JobArgs};
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use clap::{CommandFactory, Parser, Subcommand};
-use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, R1cs, Route};
+use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, R1cs, WitnessMapRoute};
 use std::path::PathBuf;
 
 /// A Groth16 proof with the witness map on ciphertexts, verified by ark-groth16.
@@ -267,21 +267,21 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 
     // The owner's keys and the server, with their one-time costs.
     let route = if args.client_assisted {
-        Route::ClientAssisted
+        WitnessMapRoute::ClientAssisted
     } else {
-        Route::ServerOnly
+        WitnessMapRoute::ServerOnly
     };
     let server_options = options(args.cache, args.shape);
     let (session, setup) = if args.job.small {
         let bits = match route {
-            Route::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
-            Route::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
+            WitnessMapRoute::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
+            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
         };
         Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &server_options)?
     } else {
         let context = match route {
-            Route::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
-            Route::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
+            WitnessMapRoute::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
+            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
         };
         Outsourcing::<Fr>::in_process_with(context, n, route, &server_options)?
     };
@@ -419,7 +419,8 @@ mod files {
     use super::{options, Cache, KeyShape};
     use he_fft::{DiagonalCache, FftOptions};
     use he_groth16::{
-        CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, Route, WitnessServer,
+        CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, WitnessMapRoute,
+        WitnessServer,
     };
     use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey};
 
@@ -656,15 +657,13 @@ mod files {
         let text = String::from_utf8(read(public(dir, "request.txt"), MAX_LINE)?)?;
         let (n, shape) = KeyShape::parse_request(&text)?;
         let ctx = context(n, allow_toy)?;
-        if *read(public(dir, "context.bin"), helib_rs::MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
-            return Err(format!(
-                "context.bin is not the context of a {n}-point witness map (N = {}, {}); a toy \
-                 ring from the owner's --small is insecure and needs the server's --small too",
-                ctx.ring_degree(),
-                ctx.security_label()
-            )
-            .into());
-        }
+        ctx.check_context_file(&public(dir, "context.bin"))
+            .map_err(|e| {
+                format!(
+                    "{e}, the context of a {n}-point witness map; {}",
+                    job::TOY_HINT
+                )
+            })?;
         let pk = PubKey::from_bytes(
             &ctx,
             &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
@@ -712,9 +711,7 @@ mod files {
         // The proof's r and s: fresh from the OS, never derived from the stored seed.
         let mut rng = StdRng::from_seed(super::os_random()?);
         let ctx = context(circuit.domain_size(), record.small)?;
-        if *read(private(dir, "context.bin"), helib_rs::MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
-            return Err("the owner's context is not the one it made for this circuit".into());
-        }
+        ctx.check_context_file(&private(dir, "context.bin"))?;
         let (sk, pk) = job::read_key_pair(
             &ctx,
             &private(dir, "secret.bin"),
@@ -737,7 +734,7 @@ mod files {
             pk,
             Box::new(Answered(h)),
             n,
-            Route::ServerOnly,
+            WitnessMapRoute::ServerOnly,
         )?);
         let proved = {
             let _guard = session.enter();

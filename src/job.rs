@@ -52,6 +52,11 @@ pub fn main<A: Sync>(
     }
 }
 
+/// What a server says when the owner's context file is not the one it built: the usual
+/// cause is a toy ring on one side only.
+pub const TOY_HINT: &str =
+    "a toy ring from the owner's --small is insecure and needs the server's --small too";
+
 /// The owner's key pair from `secret` and `public` (files of `to_bytes`), each read no
 /// further than its kind allows under `ctx`; the secret's bytes are wiped once read.
 pub fn read_key_pair(

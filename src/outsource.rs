@@ -326,17 +326,14 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
         )
         .into());
     }
-    let sent = read(public(dir, "context.bin"), MAX_CONTEXT_BYTES)?;
-    if *sent != *ctx.to_bytes()? {
-        return Err(format!(
-            "context.bin is not the context of this request ({} points, N = {}, {}); a toy ring \
-             from the owner's --small is insecure and needs the server's --small too",
-            request.size,
-            ctx.ring_degree(),
-            ctx.security_label()
-        )
-        .into());
-    }
+    ctx.check_context_file(&public(dir, "context.bin"))
+        .map_err(|e| {
+            format!(
+                "{e}, the context of {} points; {}",
+                request.size,
+                crate::job::TOY_HINT
+            )
+        })?;
     let pk = PubKey::from_bytes(
         &ctx,
         &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,

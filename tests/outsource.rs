@@ -95,7 +95,10 @@ fn a_server_obeying_a_forged_request_is_rejected() {
     fs::write(public(&dir.0, "request.txt"), "8 forward 1 one-product\n").unwrap();
     // The server's own context for 8 points is not the owner's for 16: it refuses to run.
     let err = server(&dir.0, true).expect_err("the context of another size");
-    assert!(err.to_string().contains("not the context"), "{err}");
+    assert!(
+        err.to_string().contains("not the expected context"),
+        "{err}"
+    );
     match verify(&dir.0) {
         Ok(verdict) => assert!(!verdict.accepted),
         Err(e) => assert!(!e.to_string().is_empty()),
@@ -166,7 +169,10 @@ fn forged_and_oversized_files_are_refused_before_they_are_built_or_read() {
     fs::write(public(&dir.0, "context.bin"), &huge).unwrap();
     let start = std::time::Instant::now();
     let err = server(&dir.0, true).expect_err("another context");
-    assert!(err.to_string().contains("not the context"), "{err}");
+    assert!(
+        err.to_string().contains("not the expected context"),
+        "{err}"
+    );
     assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
     fs::write(public(&dir.0, "context.bin"), &honest).unwrap();
     // Files larger than any valid object of their kind: refused after reading that many bytes.

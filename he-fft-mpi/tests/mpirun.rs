@@ -257,7 +257,7 @@ fn forged_and_oversized_files_are_refused_before_use() {
     std::fs::write(&path, &forged).unwrap();
     let out = run("single");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not the context"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not the expected context"));
     std::fs::write(&path, &honest).unwrap();
     // An output longer than any ciphertext of the context: refused after a bounded read.
     let output = dir.join("single_0.bin");
@@ -267,6 +267,9 @@ fn forged_and_oversized_files_are_refused_before_use() {
     let out = run("verify");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("output_0.bin") && stderr.contains("more than"), "{stderr}");
+    assert!(
+        stderr.contains("output_0.bin") && stderr.contains("more than"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

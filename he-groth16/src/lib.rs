@@ -15,7 +15,7 @@
 //! server ([`WitnessServer`]; [`InProcessServer`] in this process) holds the public and Galois
 //! keys only. [`CubicChain`] is a circuit of adjustable size to try it on.
 //!
-//! Two [`Route`]s: server-only (the server interpolates `a` and `b` on ciphertexts; the owner
+//! Two [`WitnessMapRoute`]s: server-only (the server interpolates `a` and `b` on ciphertexts; the owner
 //! ships Galois keys) and client-assisted (the owner runs two inverse FFTs in the clear; the
 //! server multiplies once, with no Galois keys). On the server-only route, domains up to half
 //! the ring degree are served in one ciphertext ([`he_fft::WitnessMap`]: `n <= 32768` on the
@@ -37,5 +37,5 @@ pub use error::Error;
 pub use evaluations::Evaluations;
 pub use r1cs::R1cs;
 pub use reduction::EncryptedReduction;
-pub use server::{InProcessServer, Route, WitnessServer};
+pub use server::{InProcessServer, WitnessMapRoute, WitnessServer};
 pub use session::{last_error, Ciphertexts, Outsourcing, Report, SessionGuard, Setup};

@@ -26,7 +26,7 @@ use crate::{Error, Outsourcing};
 /// use ark_groth16::Groth16;
 /// use ark_snark::SNARK;
 /// use ark_std::rand::{rngs::StdRng, SeedableRng};
-/// use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, Route};
+/// use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, WitnessMapRoute};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let mut rng = StdRng::seed_from_u64(1);
@@ -38,7 +38,7 @@ use crate::{Error, Outsourcing};
 /// let ctx = helib_rs::Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(2048, 254, n))
 ///     .allow_insecure(true).build()?;
-/// let (session, _) = Outsourcing::<Fr>::in_process_on(ctx, n, Route::ServerOnly)?;
+/// let (session, _) = Outsourcing::<Fr>::in_process_on(ctx, n, WitnessMapRoute::ServerOnly)?;
 /// let session = Arc::new(session);
 /// let guard = session.enter();
 /// let proof = Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng)?;

@@ -8,7 +8,7 @@ use crate::Error;
 
 /// Who interpolates `a` and `b`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Route {
+pub enum WitnessMapRoute {
     /// The server, on ciphertexts ([`he_fft::WitnessMap`] up to `n = N/2`,
     /// [`he_fft::FourStepWitnessMap`] beyond): the owner encrypts the evaluations as they are
     /// and ships Galois keys.
@@ -37,7 +37,7 @@ pub struct InProcessServer<F: FftField + PrimeField> {
     map: Box<dyn EncryptedWitnessMap<F>>,
     /// None on the client-assisted route, which needs no Galois keys.
     gk: Option<GaloisKeys>,
-    route: Route,
+    route: WitnessMapRoute,
 }
 
 impl<F: FftField + PrimeField> InProcessServer<F> {
@@ -55,7 +55,7 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
             pk,
             map: he_fft::witness_map_for(ctx, n, options)?,
             gk: Some(gk),
-            route: Route::ServerOnly,
+            route: WitnessMapRoute::ServerOnly,
         })
     }
 
@@ -66,12 +66,12 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
             pk,
             map: Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
             gk: None,
-            route: Route::ClientAssisted,
+            route: WitnessMapRoute::ClientAssisted,
         })
     }
 
     /// The route it serves.
-    pub fn route(&self) -> Route {
+    pub fn route(&self) -> WitnessMapRoute {
         self.route
     }
 

@@ -12,7 +12,7 @@ use ark_relations::gr1cs::Matrix;
 use he_fft::{ClientAssistedWitnessMap, DiagonalCache, EncryptedWitnessMap, FftOptions};
 use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 
-use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
+use crate::{Error, Evaluations, InProcessServer, WitnessMapRoute, WitnessServer};
 
 /// The owner's side of `route` for domain size `n`, shaped by the server's `options` (whose
 /// plan decides the Galois keys): encryption, decryption and the keys' steps only (no
@@ -20,14 +20,14 @@ use crate::{Error, Evaluations, InProcessServer, Route, WitnessServer};
 fn owner_map<F: FftField + PrimeField>(
     ctx: &Context,
     n: usize,
-    route: Route,
+    route: WitnessMapRoute,
     options: &FftOptions,
 ) -> Result<Box<dyn EncryptedWitnessMap<F>>, Error> {
     Ok(match route {
-        Route::ServerOnly => {
+        WitnessMapRoute::ServerOnly => {
             he_fft::witness_map_for(ctx, n, &options.clone().with_cache(DiagonalCache::Never))?
         }
-        Route::ClientAssisted => Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
+        WitnessMapRoute::ClientAssisted => Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
     })
 }
 
@@ -69,9 +69,9 @@ pub struct Report {
 /// #     circuit: C, pk: &ark_groth16::ProvingKey<ark_bn254::Bn254>,
 /// #     rng: &mut ark_std::rand::rngs::StdRng) -> Result<(), Box<dyn std::error::Error>> {
 /// use ark_groth16::Groth16;
-/// use he_groth16::{EncryptedReduction, Outsourcing, Route};
+/// use he_groth16::{EncryptedReduction, Outsourcing, WitnessMapRoute};
 ///
-/// let (session, _setup) = Outsourcing::<ark_bn254::Fr>::in_process(1024, Route::ServerOnly)?;
+/// let (session, _setup) = Outsourcing::<ark_bn254::Fr>::in_process(1024, WitnessMapRoute::ServerOnly)?;
 /// let session = Arc::new(session);
 /// let _guard = session.enter();
 /// let proof = Groth16::<ark_bn254::Bn254, EncryptedReduction>::create_random_proof_with_reduction(
@@ -117,7 +117,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         pk: PubKey,
         server: Box<dyn WitnessServer>,
         n: usize,
-        route: Route,
+        route: WitnessMapRoute,
     ) -> Result<Self, Error> {
         if !pk.belongs_to(&sk) {
             return Err(Error::SessionMismatch(
@@ -137,10 +137,10 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     /// A session with everything in this process: a >= 128-bit secure context for `n` and
     /// the route ([`he_fft::witness_map_context`], [`he_fft::client_assisted_context`]), fresh
     /// keys, and an [`InProcessServer`] holding only the public ones.
-    pub fn in_process(n: usize, route: Route) -> Result<(Self, Setup), Error> {
+    pub fn in_process(n: usize, route: WitnessMapRoute) -> Result<(Self, Setup), Error> {
         let context = match route {
-            Route::ServerOnly => he_fft::witness_map_context::<F>(n)?,
-            Route::ClientAssisted => he_fft::client_assisted_context::<F>(n)?,
+            WitnessMapRoute::ServerOnly => he_fft::witness_map_context::<F>(n)?,
+            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_context::<F>(n)?,
         };
         Self::in_process_on(context, n, route)
     }
@@ -152,7 +152,11 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     /// front, and it keeps the least memory (n = 32768: 14.6 s and 6.6 GiB peak, against
     /// 4.7-5.6 s of encoding, then 11-12.5 s and 9.4 GiB with the default cache). A server that
     /// proves many times at one size caches them: [`in_process_with`](Self::in_process_with).
-    pub fn in_process_on(context: Context, n: usize, route: Route) -> Result<(Self, Setup), Error> {
+    pub fn in_process_on(
+        context: Context,
+        n: usize,
+        route: WitnessMapRoute,
+    ) -> Result<(Self, Setup), Error> {
         let options = FftOptions::default().with_cache(DiagonalCache::Never);
         Self::in_process_with(context, n, route, &options)
     }
@@ -163,7 +167,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     pub fn in_process_with(
         context: Context,
         n: usize,
-        route: Route,
+        route: WitnessMapRoute,
         options: &FftOptions,
     ) -> Result<(Self, Setup), Error> {
         let t = Instant::now();
@@ -180,8 +184,10 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         let public_key_bytes = pk.serialized_len()?;
         let t = Instant::now();
         let server = match route {
-            Route::ServerOnly => InProcessServer::<F>::new(&context, pk.clone(), gk, n, options)?,
-            Route::ClientAssisted => {
+            WitnessMapRoute::ServerOnly => {
+                InProcessServer::<F>::new(&context, pk.clone(), gk, n, options)?
+            }
+            WitnessMapRoute::ClientAssisted => {
                 InProcessServer::<F>::client_assisted(&context, pk.clone(), n)?
             }
         };

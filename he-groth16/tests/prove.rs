@@ -12,7 +12,8 @@ use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use he_groth16::{
-    last_error, CubicChain, EncryptedReduction, Error, Outsourcing, R1cs, Route, WitnessServer,
+    last_error, CubicChain, EncryptedReduction, Error, Outsourcing, R1cs, WitnessMapRoute,
+    WitnessServer,
 };
 use helib_rs::Context;
 
@@ -30,7 +31,7 @@ fn toy_context(n: usize) -> Context {
 
 fn session(n: usize) -> Arc<Outsourcing<Fr>> {
     Arc::new(
-        Outsourcing::in_process_on(toy_context(n), n, Route::ServerOnly)
+        Outsourcing::in_process_on(toy_context(n), n, WitnessMapRoute::ServerOnly)
             .expect("session")
             .0,
     )
@@ -100,7 +101,8 @@ fn plan_options_reach_the_owners_keys() {
     let n = expected.len();
     let setup = |plan: he_fft::PlanOptions| {
         let options = he_fft::FftOptions::default().with_plan(plan);
-        Outsourcing::<Fr>::in_process_with(toy_context(n), n, Route::ServerOnly, &options).unwrap()
+        Outsourcing::<Fr>::in_process_with(toy_context(n), n, WitnessMapRoute::ServerOnly, &options)
+            .unwrap()
     };
     let (hoisted, hoisted_setup) =
         setup(he_fft::PlanOptions::default().with_baby_step_keys(usize::MAX));
@@ -231,7 +233,8 @@ fn wrong_ciphertext_counts_are_refused_before_parsing() {
     let (m, inputs, constraints, z) = r1cs(circuit);
     for (which, expected) in [(0, "for h"), (1, "for a and b")] {
         let (honest, _) =
-            Outsourcing::<Fr>::in_process_on(toy_context(n), n, Route::ServerOnly).unwrap();
+            Outsourcing::<Fr>::in_process_on(toy_context(n), n, WitnessMapRoute::ServerOnly)
+                .unwrap();
         let session = if which == 0 {
             honest.with_server(|_| Box::new(Flooding))
         } else {
@@ -250,7 +253,7 @@ fn a_cheating_server_is_caught() {
     let circuit = CubicChain::<Fr>::random(3, &mut rng);
     let n = circuit.domain_size();
     let (honest, _) =
-        Outsourcing::<Fr>::in_process_on(toy_context(n), n, Route::ServerOnly).unwrap();
+        Outsourcing::<Fr>::in_process_on(toy_context(n), n, WitnessMapRoute::ServerOnly).unwrap();
     let session = Arc::new(honest.with_server(|s| Box::new(Cheating(s))));
     let (m, inputs, constraints, z) = r1cs(circuit.clone());
     let e = session
@@ -319,8 +322,8 @@ fn misuse_is_an_error_not_a_panic() {
     // Sizes the session cannot serve: more than 128 rows of N/2, or more than N/2 for the
     // client-assisted route.
     for (n, route) in [
-        (128 * N as usize, Route::ServerOnly),
-        (N as usize, Route::ClientAssisted),
+        (128 * N as usize, WitnessMapRoute::ServerOnly),
+        (N as usize, WitnessMapRoute::ClientAssisted),
     ] {
         match Outsourcing::<Fr>::in_process_on(toy_context(8), n, route) {
             Err(Error::Engine(helib_rs::Error::InvalidArgument(_))) => {}
@@ -345,9 +348,12 @@ fn client_assisted_proofs_verify() {
             .allow_insecure(true)
             .build()
             .unwrap();
-        let (session, setup) =
-            Outsourcing::<Fr>::in_process_on(ctx, circuit.domain_size(), Route::ClientAssisted)
-                .unwrap();
+        let (session, setup) = Outsourcing::<Fr>::in_process_on(
+            ctx,
+            circuit.domain_size(),
+            WitnessMapRoute::ClientAssisted,
+        )
+        .unwrap();
         assert_eq!(setup.galois_keys, 0);
         let session = Arc::new(session);
         let _guard = session.enter();

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use ark_ff::PrimeField;
 use helib_bindings as sys;
 
-use crate::encoding::field::{modulus_limbs, trim_high_zeros};
 use crate::error::{check, Error, Result};
+use crate::limbs::{modulus_limbs, trim_high_zeros};
 
 /// Default number of key-switching digits (`dnum`), a balance between key size and noise.
 pub const DEFAULT_KS_DIGITS: u32 = 3;

@@ -84,6 +84,7 @@ mod ctxt;
 mod encoding;
 mod error;
 mod keys;
+mod limbs;
 mod memory;
 mod self_test;
 mod serialization;

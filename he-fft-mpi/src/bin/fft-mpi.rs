@@ -34,9 +34,7 @@ use he_fft::{
     four_step_fft_context, witness_map_context, Direction, EncryptedTransform, FftOptions,
     FourStepFft, FourStepWitnessMap, PlanOptions,
 };
-use helib_rs::{
-    Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey, Zeroizing, MAX_CONTEXT_BYTES,
-};
+use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey, Zeroizing};
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use serde::{Deserialize, Serialize};
 
@@ -313,9 +311,8 @@ fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
     // The context the parameters give, compared with the file's bytes: a context file is never
     // built as it stands.
     let ctx = context(params.small, params.size, params.witness_map)?;
-    if *read(dir, "context.bin", MAX_CONTEXT_BYTES)? != *ctx.to_bytes()? {
-        return Err("context.bin is not the context that params.json describes".into());
-    }
+    ctx.check_context_file(&dir.join("context.bin"))
+        .map_err(|e| format!("{e}, the context params.json describes"))?;
     let pk = PubKey::from_bytes(
         &ctx,
         &read_object(&ctx, dir, "pubkey.bin", ObjectKind::PublicKey)?,

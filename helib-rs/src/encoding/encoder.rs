@@ -9,9 +9,10 @@ use ark_ff::{FftField, PrimeField};
 
 use crate::context::Context;
 use crate::encoding::field::{check_field, to_limbs};
-use crate::encoding::ntt_field::NegacyclicNtt;
-use crate::encoding::ntt_mont::{Limbs, MontNtt};
+use crate::encoding::ntt::field::NegacyclicNtt;
+use crate::encoding::ntt::mont::{Limbs, MontNtt};
 use crate::error::{Error, Result};
+use crate::keys::galois_elements::{rotation_element_of_degree, row_swap_element_of_degree};
 
 /// BN254's scalar field without conversions: arkworks keeps an element `x` as `x R mod p`
 /// (Montgomery form, `R = 2^256`), and the transforms are linear, so the encoder takes and
@@ -26,7 +27,7 @@ mod montgomery {
     use ark_bn254::Fr;
     use ark_ff::PrimeField;
 
-    use crate::encoding::ntt_mont::Limbs;
+    use crate::limbs::Limbs;
 
     /// Values of a field type `F` that is BN254's scalar field: only [`as_bn254`] makes one,
     /// after checking the type.
@@ -468,9 +469,7 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// assert_eq!(enc.galois_element_for_rotation(8), 1);
     /// ```
     pub fn galois_element_for_rotation(&self, k: i64) -> u64 {
-        let row = self.row_size() as i128;
-        let steps = (k as i128).rem_euclid(row) as u64;
-        pow_mod(3, steps, 2 * self.ring_degree() as u64)
+        rotation_element_of_degree(self.ring_degree(), k)
     }
 
     /// The Galois element `2N - 1` whose automorphism `X -> X^(-1)` swaps the two rows.
@@ -481,7 +480,7 @@ impl<F: PrimeField> BatchEncoder<F> {
     /// assert_eq!(BatchEncoder::<Fr>::new(16).unwrap().galois_element_row_swap(), 31);
     /// ```
     pub fn galois_element_row_swap(&self) -> u64 {
-        2 * self.ring_degree() as u64 - 1
+        row_swap_element_of_degree(self.ring_degree())
     }
 
     /// `m(X^g) mod (X^N + 1)` computed on the plaintext: the reference for what the engine's
@@ -578,19 +577,4 @@ fn slot_exponents_for(n: usize) -> impl Iterator<Item = u64> {
     .collect();
     let second: Vec<u64> = row.iter().map(|e| m - e).collect();
     row.into_iter().chain(second)
-}
-
-/// `base^exp mod modulus`, without overflow for any `u64` modulus.
-pub(crate) fn pow_mod(base: u64, mut exp: u64, modulus: u64) -> u64 {
-    let m = u128::from(modulus);
-    let mut b = u128::from(base) % m;
-    let mut acc = 1 % m;
-    while exp > 0 {
-        if exp & 1 == 1 {
-            acc = acc * b % m;
-        }
-        b = b * b % m;
-        exp >>= 1;
-    }
-    acc as u64
 }

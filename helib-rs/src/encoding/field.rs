@@ -8,18 +8,7 @@ use ark_ff::PrimeField;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-
-/// `limbs` without its high zero limbs, so that moduli stored in differently sized integers
-/// compare equal.
-pub(crate) fn trim_high_zeros(limbs: &[u64]) -> &[u64] {
-    let used = limbs.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1);
-    &limbs[..used]
-}
-
-/// The modulus of `F` as little-endian limbs without high zero limbs.
-pub(crate) fn modulus_limbs<F: PrimeField>() -> Vec<u64> {
-    trim_high_zeros(F::MODULUS.as_ref()).to_vec()
-}
+use crate::limbs::modulus_limbs;
 
 /// Fails with [`Error::FieldMismatch`] unless `F`'s modulus is the context's plaintext modulus.
 pub(crate) fn check_field<F: PrimeField>(ctx: &Context) -> Result<()> {

@@ -5,12 +5,7 @@
 
 pub(crate) mod encoder;
 pub(crate) mod field;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod mont_asm;
-pub(crate) mod ntt_field;
-pub(crate) mod ntt_mont;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod ntt_simd;
+pub(crate) mod ntt;
 pub(crate) mod periodic;
 pub(crate) mod ptxt;
 pub(crate) mod slots;

@@ -361,7 +361,7 @@ impl Sub<&Ctxt> for &EncodedPtxt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::field::modulus_limbs;
+    use crate::limbs::modulus_limbs;
     use ark_bn254::Fr;
 
     /// A coefficient that is not below `p` is refused with its index, whether it sits in a

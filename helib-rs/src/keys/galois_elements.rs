@@ -9,7 +9,6 @@
 //! `N = 32768`), so only the requested ones are generated.
 
 use crate::context::Context;
-use crate::encoding::encoder::pow_mod;
 use crate::error::Error;
 use crate::keys::GaloisKeys;
 
@@ -47,12 +46,38 @@ pub(crate) fn normalized_step(ctx: &Context, k: i64) -> u64 {
 
 /// The Galois element `3^k mod 2N` of a left rotation by `k` (1 when `k = 0 mod N/2`).
 pub(crate) fn rotation_element(ctx: &Context, k: i64) -> u64 {
-    pow_mod(3, normalized_step(ctx, k), 2 * ctx.ring_degree() as u64)
+    rotation_element_of_degree(ctx.ring_degree(), k)
 }
 
 /// The Galois element `2N - 1` that swaps the rows.
 pub(crate) fn row_swap_element(ctx: &Context) -> u64 {
-    2 * ctx.ring_degree() as u64 - 1
+    row_swap_element_of_degree(ctx.ring_degree())
+}
+
+/// [`rotation_element`] for ring degree `n`, for the encoders, which have no context.
+pub(crate) fn rotation_element_of_degree(n: usize, k: i64) -> u64 {
+    let row = (n / 2).max(1) as i128;
+    pow_mod(3, i128::from(k).rem_euclid(row) as u64, 2 * n as u64)
+}
+
+/// [`row_swap_element`] for ring degree `n`.
+pub(crate) fn row_swap_element_of_degree(n: usize) -> u64 {
+    2 * n as u64 - 1
+}
+
+/// `base^exp mod modulus`, without overflow for any `u64` modulus.
+pub(crate) fn pow_mod(base: u64, mut exp: u64, modulus: u64) -> u64 {
+    let m = u128::from(modulus);
+    let mut b = u128::from(base) % m;
+    let mut acc = 1 % m;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        exp >>= 1;
+    }
+    acc as u64
 }
 
 pub(crate) fn valid_element(ctx: &Context, g: u64) -> bool {

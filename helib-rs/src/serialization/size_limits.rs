@@ -71,6 +71,22 @@ impl Context {
         Ok(out)
     }
 
+    /// Checks that the file at `path` holds this context's bytes ([`to_bytes`](Self::to_bytes)),
+    /// reading at most [`MAX_CONTEXT_BYTES`] of it: how a server that built the context a job
+    /// calls for refuses another one without building what the file describes. Other bytes
+    /// are [`Error::Mismatch`], naming the file and this context's ring and security.
+    pub fn check_context_file(&self, path: &Path) -> Result<()> {
+        if read_file_at_most(path, MAX_CONTEXT_BYTES)? == self.to_bytes()? {
+            return Ok(());
+        }
+        Err(Error::Mismatch(format!(
+            "{}: not the expected context (N = {}, {})",
+            path.display(),
+            self.ring_degree(),
+            self.security_label()
+        )))
+    }
+
     /// Reads the file at `path` if it holds at most the bytes of a valid `kind` under this
     /// context ([`max_serialized_len`](Self::max_serialized_len)).
     pub fn read_object_file(&self, path: &Path, kind: ObjectKind) -> Result<Vec<u8>> {

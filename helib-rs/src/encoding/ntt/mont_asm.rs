@@ -3,7 +3,7 @@
 //! (low and high product halves) side by side, which the compiler does not emit from Rust.
 //! About a quarter faster than the portable version on Zen 3; the results are identical.
 
-use crate::encoding::ntt_mont::Limbs;
+use crate::limbs::Limbs;
 
 /// `x y 2^-256 mod p`, below `2p`, for `x < 2p`, `y < p`, `p < 2^254` and
 /// `inv = -p^-1 mod 2^64`: the CIOS algorithm of `MontNtt::mont_mul`, one 64-bit word of `y`

@@ -1,4 +1,4 @@
-//! The encoder's inverse transform on AVX2 and FMA: [`MontNtt`](crate::encoding::ntt_mont::MontNtt)'s
+//! The encoder's inverse transform on AVX2 and FMA: [`MontNtt`](crate::encoding::ntt::mont::MontNtt)'s
 //! inverse, four field elements per vector, each element as five 52-bit limbs.
 //!
 //! Why: one 4-limb Montgomery product with `mulx` costs about 45 cycles on Zen 3, and the
@@ -27,7 +27,7 @@
 // on registers and loads/stores within `run`'s scratch buffer and its argument.
 #![allow(unsafe_op_in_unsafe_fn)]
 
-use crate::encoding::ntt_mont::Limbs;
+use crate::limbs::Limbs;
 use core::arch::x86_64::*;
 
 const MASK: i64 = (1 << 52) - 1;

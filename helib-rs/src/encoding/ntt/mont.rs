@@ -14,13 +14,12 @@
 //! all its remaining stages while it sits in L2.
 //!
 //! The output order and values are those of
-//! [`NegacyclicNtt`](crate::encoding::ntt_field::NegacyclicNtt): after `forward_bitrev`,
+//! [`NegacyclicNtt`](crate::encoding::ntt::field::NegacyclicNtt): after `forward_bitrev`,
 //! `a[bitrev(k)] = m(zeta^(2k+1))`.
 
 use ark_ff::{FftField, Field, PrimeField};
 
-/// Four little-endian 64-bit limbs.
-pub(crate) type Limbs = [u64; 4];
+pub(crate) use crate::limbs::Limbs;
 
 /// Elements per cache block: 8192 x 32 bytes = 256 KiB, half of this machine class's L2.
 const BLOCK: usize = 8192;
@@ -51,7 +50,7 @@ pub(crate) struct MontNtt {
     /// The inverse transform on AVX2 and FMA (see [`ntt_simd`](crate::encoding::ntt_simd)), when the CPU
     /// has both and `N >= 16`.
     #[cfg(target_arch = "x86_64")]
-    simd: Option<std::sync::Arc<crate::encoding::ntt_simd::SimdInverse>>,
+    simd: Option<std::sync::Arc<crate::encoding::ntt::simd::SimdInverse>>,
 }
 
 impl MontNtt {
@@ -84,7 +83,7 @@ impl MontNtt {
             .collect::<Option<_>>()?;
         let last_inv_f = inv_f[bitrev(1)] * n_inv;
         #[cfg(target_arch = "x86_64")]
-        let simd = if n < 16 || !crate::encoding::ntt_simd::simd_available() {
+        let simd = if n < 16 || !crate::encoding::ntt::simd::simd_available() {
             // Skips the tables' set-up where they would go unused.
             None
         } else {
@@ -95,7 +94,7 @@ impl MontNtt {
                 .map(|i| shoup(&inv_f[bitrev(i)]))
                 .collect::<Option<Vec<_>>>()?;
             let r_inv = r.inverse()?;
-            crate::encoding::ntt_simd::SimdInverse::new(
+            crate::encoding::ntt::simd::SimdInverse::new(
                 &p,
                 &inv_plain,
                 [shoup(&n_inv)?, shoup(&last_inv_f)?],
@@ -126,7 +125,7 @@ impl MontNtt {
     }
 
     /// From coefficients (each below `2p`) to evaluations in bit-reversed order (each below
-    /// `2p`), as [`NegacyclicNtt::forward_bitrev`](crate::encoding::ntt_field::NegacyclicNtt).
+    /// `2p`), as [`NegacyclicNtt::forward_bitrev`](crate::encoding::ntt::field::NegacyclicNtt).
     pub(crate) fn forward_bitrev(&self, a: &mut [Limbs]) {
         assert_eq!(a.len(), self.n, "forward NTT: wrong length");
         if self.adx {
@@ -270,7 +269,9 @@ impl MontNtt {
         #[cfg(target_arch = "x86_64")]
         if ADX {
             // SAFETY: ADX is only true on a path chosen because `adx_available()` held.
-            return unsafe { crate::encoding::mont_asm::mont_mul(x, y, &self.p, self.p_neg_inv) };
+            return unsafe {
+                crate::encoding::ntt::mont_asm::mont_mul(x, y, &self.p, self.p_neg_inv)
+            };
         }
         self.mont_mul(x, y)
     }
@@ -404,7 +405,7 @@ fn powers<F: Field>(x: F, len: usize) -> Vec<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::ntt_field::NegacyclicNtt;
+    use crate::encoding::ntt::field::NegacyclicNtt;
     use ark_bn254::Fr;
     use ark_ff::UniformRand;
 
@@ -498,7 +499,7 @@ mod tests {
             let fast = MontNtt::new(n, zeta(n)).expect("BN254 fits the fast path");
             if fast.simd.is_none() {
                 assert!(
-                    n < 16 || !crate::encoding::ntt_simd::simd_available(),
+                    n < 16 || !crate::encoding::ntt::simd::simd_available(),
                     "no SIMD tables at n = {n}"
                 );
                 continue;
