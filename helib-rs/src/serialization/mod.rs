@@ -4,4 +4,5 @@
 #[cfg(feature = "ark-serialize")]
 pub(crate) mod ark;
 mod bytes;
+pub(crate) mod frames;
 pub(crate) mod size_limits;

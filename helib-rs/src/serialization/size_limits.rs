@@ -162,6 +162,26 @@ pub fn read_file_at_most(path: &Path, max: u64) -> Result<Vec<u8>> {
     })
 }
 
+/// Reads the file at `path` whole when it holds exactly `len` bytes, as measured before (it
+/// may have changed since): never more than `len + 1` bytes in memory.
+pub(crate) fn read_file_exactly(path: &Path, len: u64) -> Result<Vec<u8>> {
+    let bytes = read_file_at_most(path, len).map_err(|e| match e {
+        Error::InvalidLength(_) => Error::Io(format!(
+            "{}: changed while it was read (more than the {len} bytes measured)",
+            path.display()
+        )),
+        other => other,
+    })?;
+    if bytes.len() as u64 != len {
+        return Err(Error::Io(format!(
+            "{}: changed while it was read ({} bytes, {len} expected)",
+            path.display(),
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Reads `reader` to its end if it yields at most `max` bytes; otherwise
 /// [`Error::InvalidLength`] after at most `max + 1` bytes.
 pub fn read_at_most(reader: impl Read, max: u64) -> Result<Vec<u8>> {
