@@ -293,30 +293,10 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         level: u32,
     ) -> Result<FirstStepInputs<'x>> {
         self.check_step_keys(gk)?;
-        // Derived keys, and keys made for the lower levels only, rotate up to their level.
-        let level = gk
-            .max_level_for(&GaloisSteps::new().row_swap())
-            .map_or(level, |top| level.min(top));
-        let lowered: Vec<Option<Ctxt>> = x
-            .par_iter()
-            .map(|ct| {
-                if ct.level() <= level {
-                    return Ok(None);
-                }
-                let mut low = ct.try_clone()?;
-                low.mod_switch_to(level)?;
-                Ok(Some(low))
-            })
-            .collect::<Result<_>>()?;
-        let swapped: Vec<Ctxt> = x
-            .par_iter()
-            .zip(&lowered)
-            .map(|(ct, low)| {
-                let mut s = low.as_ref().unwrap_or(ct).try_clone()?;
-                s.swap_rows(gk)?;
-                Ok(s)
-            })
-            .collect::<Result<_>>()?;
+        let (lowered, swapped) =
+            lowered_with_partners(gk, x, level, &GaloisSteps::new().row_swap(), |s| {
+                s.swap_rows(gk)
+            })?;
         Ok(FirstStepInputs {
             x,
             lowered,
@@ -571,4 +551,40 @@ impl<F: FftField + PrimeField> fmt::Debug for FourStepFft<F> {
             .field("row_fft", &self.row_fft)
             .finish()
     }
+}
+
+/// The first step of both four-step routes: the inputs `x` switched down to `level`, or to
+/// the highest level the keys of `steps` serve if lower (copies only of the inputs above
+/// it; `None` for the others), and each input's partner, made by `partner` from its lowered
+/// copy (or itself).
+pub(crate) fn lowered_with_partners(
+    gk: &GaloisKeys,
+    x: &[Ctxt],
+    level: u32,
+    steps: &GaloisSteps,
+    partner: impl Fn(&mut Ctxt) -> Result<()> + Sync,
+) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
+    // Derived keys, and keys made for the lower levels only, rotate up to their level.
+    let level = gk.max_level_for(steps).map_or(level, |top| level.min(top));
+    let lowered: Vec<Option<Ctxt>> = x
+        .par_iter()
+        .map(|ct| {
+            if ct.level() <= level {
+                return Ok(None);
+            }
+            let mut low = ct.try_clone()?;
+            low.mod_switch_to(level)?;
+            Ok(Some(low))
+        })
+        .collect::<Result<_>>()?;
+    let partners: Vec<Ctxt> = x
+        .par_iter()
+        .zip(&lowered)
+        .map(|(ct, low)| {
+            let mut p = low.as_ref().unwrap_or(ct).try_clone()?;
+            partner(&mut p)?;
+            Ok(p)
+        })
+        .collect::<Result<_>>()?;
+    Ok((lowered, partners))
 }

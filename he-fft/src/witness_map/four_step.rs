@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
+use crate::fft::four_step::lowered_with_partners;
 use crate::fft::matrices::subgroup;
 use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
@@ -300,33 +301,12 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         x: &[Ctxt],
         level: u32,
     ) -> Result<(Vec<Option<Ctxt>>, Vec<Ctxt>)> {
-        // Derived keys, and keys made for the lower levels only, rotate up to their level.
-        let partners = GaloisSteps::new().row_swap().step(self.half_row() as i64);
-        let level = gk
-            .max_level_for(&partners)
-            .map_or(level, |top| level.min(top));
-        let lowered: Vec<Option<Ctxt>> = x
-            .par_iter()
-            .map(|ct| {
-                if ct.level() <= level {
-                    return Ok(None);
-                }
-                let mut low = ct.try_clone()?;
-                low.mod_switch_to(level)?;
-                Ok(Some(low))
-            })
-            .collect::<Result<_>>()?;
-        let partners: Vec<Ctxt> = x
-            .par_iter()
-            .zip(&lowered)
-            .map(|(ct, low)| {
-                let mut s = low.as_ref().unwrap_or(ct).try_clone()?;
-                s.swap_rows(gk)?;
-                s.rotate_rows(self.half_row() as i64, gk)?;
-                Ok(s)
-            })
-            .collect::<Result<_>>()?;
-        Ok((lowered, partners))
+        let half = self.half_row() as i64;
+        let steps = GaloisSteps::new().row_swap().step(half);
+        lowered_with_partners(gk, x, level, &steps, |s| {
+            s.swap_rows(gk)?;
+            s.rotate_rows(half, gk)
+        })
     }
 
     /// Step 1 for component `k` of both inputs (each given as its ciphertexts, then their
