@@ -299,6 +299,17 @@ fn a_pool_file_has_one_user_and_survives_a_crash() {
         PoolFile::open(&pk, &path2),
         Err(Error::InvalidArgument(m)) if m.contains("truncated")
     ));
+    // An entry longer than any ciphertext of the context: refused before it is read.
+    let max = pk
+        .context()
+        .max_serialized_len(helib_rs::ObjectKind::Ciphertext)
+        .unwrap();
+    let long = vec![0u8; max as usize + 1];
+    std::fs::write(&path2, pool_bytes(&[&long[..]])).unwrap();
+    assert!(matches!(
+        PoolFile::open(&pk, &path2),
+        Err(Error::InvalidArgument(m)) if m.contains("longer than any ciphertext")
+    ));
     std::fs::remove_file(&path).ok();
     std::fs::remove_file(&path2).ok();
 }

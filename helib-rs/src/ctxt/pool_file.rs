@@ -9,7 +9,7 @@ use zeroize::Zeroizing;
 
 use super::encryption_pool::{add_message, check_zero, claim_zeros, zero_digest};
 use crate::error::{Error, Result};
-use crate::{BatchEncoder, Ctxt, EncryptionPool, PubKey, MAX_POOL_SIZE};
+use crate::{BatchEncoder, Ctxt, EncryptionPool, ObjectKind, PubKey, MAX_POOL_SIZE};
 
 /// A stored pool of encryptions of zero that hands each zero out once, across crashes,
 /// restarts and processes.
@@ -107,6 +107,8 @@ impl PoolFile {
             return Err(corrupt("a count beyond its bytes"));
         }
         let ring = pk.context().ring_degree();
+        // No zero is longer than a ciphertext of the context: a forged length allocates nothing.
+        let max_len = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
         let mut entries = Vec::with_capacity(count as usize);
         let mut digests = Vec::with_capacity(count as usize);
         let mut at = 8u64;
@@ -114,6 +116,11 @@ impl PoolFile {
             let len = read_u64(&file, at).map_err(|_| corrupt("truncated"))?;
             if len > size - at - 8 {
                 return Err(corrupt("truncated"));
+            }
+            if len > max_len {
+                return Err(corrupt(
+                    "an entry longer than any ciphertext of the context",
+                ));
             }
             let len = usize::try_from(len).map_err(|_| corrupt("an entry's length"))?;
             let mut zero = Zeroizing::new(vec![0u8; len]);
@@ -130,7 +137,7 @@ impl PoolFile {
         while let Ok(len) = read_u64(&file, spent) {
             let Some(len) = usize::try_from(len)
                 .ok()
-                .filter(|&l| l as u64 <= size - spent - 8)
+                .filter(|&l| l as u64 <= size - spent - 8 && l as u64 <= max_len)
             else {
                 break;
             };
