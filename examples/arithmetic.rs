@@ -25,12 +25,7 @@ fn main() -> ExitCode {
 fn build_context(small: bool) -> helib_rs::Result<Context> {
     if small {
         // N = 2048 cannot hold a 254-bit p at 128-bit security; the opt-out is explicit.
-        Context::builder()
-            .ring_degree(2048)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(1000)
-            .allow_insecure(true)
-            .build()
+        bigp_he::job::toy_context(1000)
     } else {
         // m = 65536 (N = 32768): the HE Standard allows log2(QP) <= 881 bits at 128-bit
         // security. A 760-bit chain (room for one ciphertext product) fits when the
@@ -49,25 +44,7 @@ fn run(options: &Options) -> helib_rs::Result<usize> {
         ctx.ring_degree(),
         ctx.plaintext_bits()
     );
-    println!(
-        "  ciphertext modulus {:.0} bits ({} primes), with special primes {:.0} bits, {} key-switching digits",
-        ctx.log2_q(),
-        ctx.num_ctxt_primes(),
-        ctx.log2_qp(),
-        ctx.ks_digits()
-    );
-    let security = ctx.security_bits();
-    if security >= 128.0 {
-        println!(
-            "  security: {} (HE Standard, uniform ternary secret)",
-            ctx.security_label()
-        );
-    } else {
-        println!(
-            "  security: {} -- INSECURE toy parameters (--small)",
-            ctx.security_label()
-        );
-    }
+    println!("  {}", bigp_he::job::parameters_line(&ctx, options.small));
     println!("  fresh noise budget: {:.0} bits", ctx.fresh_noise_budget());
 
     let t = Instant::now();
