@@ -43,7 +43,7 @@ struct Cli {
     json: bool,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand, Debug, Clone)]
 enum Step {
     /// Keys and the encrypted input in DIR/public; the secret key and the input in DIR/owner.
     Owner {
@@ -80,10 +80,13 @@ enum Step {
 }
 
 fn main() -> ExitCode {
-    bigp_he::end_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    // Clap reports a usage error itself (exit status 2); 0 threads is rayon's default.
+    bigp_he::job::main("", Ok(Cli::parse()), |_| 0, run)
+}
+
+fn run(cli: &Cli) -> Result<bool, BoxError> {
     let json = cli.json;
-    let result = match cli.step {
+    match cli.step.clone() {
         None => all_steps(json),
         Some(Step::Owner {
             dir,
@@ -103,25 +106,18 @@ fn main() -> ExitCode {
         }
         Some(Step::Server { dir, small }) => server(&dir, small, json),
         Some(Step::Verify { dir }) => verify(&dir, json),
-    };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
     }
 }
 
 /// The three steps in a fresh temporary directory.
 fn all_steps(json: bool) -> Result<bool, BoxError> {
-    let dir = std::env::temp_dir().join(format!("bigp-he-outsource-{}", std::process::id()));
-    owner(&dir, 256, false, KeyShipping::Auto, json)?;
-    server(&dir, false, json)?;
-    let ok = verify(&dir, json)?;
-    std::fs::remove_dir_all(&dir)?;
-    Ok(ok)
+    // A fresh directory of the user's alone (mode 0700, a random name), removed on drop.
+    let dir = tempfile::Builder::new()
+        .prefix("bigp-he-outsource-")
+        .tempdir()?;
+    owner(dir.path(), 256, false, KeyShipping::Auto, json)?;
+    server(dir.path(), false, json)?;
+    verify(dir.path(), json)
 }
 
 fn mib(bytes: usize) -> f64 {
