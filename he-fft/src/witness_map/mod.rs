@@ -4,6 +4,7 @@
 
 pub(crate) mod client_assisted;
 pub(crate) mod four_step;
+pub(crate) mod matrices;
 pub(crate) mod one_ciphertext;
 
 use ark_ff::{FftField, PrimeField};
