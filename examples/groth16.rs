@@ -465,16 +465,6 @@ mod files {
     /// A request or a circuit record is one short line.
     const MAX_LINE: u64 = 256;
 
-    /// The file at `path` if it holds at most `max` bytes.
-    fn read(path: PathBuf, max: u64) -> Result<Vec<u8>, BoxError> {
-        Ok(helib_rs::read_file_at_most(&path, max)?)
-    }
-
-    /// The file at `path` if it holds at most the bytes of a valid `kind` under `ctx`.
-    fn read_object(ctx: &Context, path: PathBuf, kind: ObjectKind) -> Result<Vec<u8>, BoxError> {
-        Ok(ctx.read_object_file(&path, kind)?)
-    }
-
     fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
         fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(())
@@ -497,7 +487,10 @@ mod files {
 
     impl Circuit {
         fn read(dir: &Path) -> Result<Circuit, BoxError> {
-            let text = String::from_utf8(read(private(dir, "circuit.txt"), MAX_LINE)?)?;
+            let text = String::from_utf8(helib_rs::read_file_at_most(
+                &private(dir, "circuit.txt"),
+                MAX_LINE,
+            )?)?;
             match text.split_whitespace().collect::<Vec<_>>().as_slice() {
                 [c, s, small] => Ok(Circuit {
                     constraints: c.parse()?,
@@ -565,8 +558,9 @@ mod files {
         count: usize,
     ) -> Result<Vec<Vec<u8>>, BoxError> {
         (0..count)
-            .map(|i| read_object(ctx, public(dir, &ct_name(name, i)), ObjectKind::Ciphertext))
-            .collect()
+            .map(|i| ctx.read_object_file(&public(dir, &ct_name(name, i)), ObjectKind::Ciphertext))
+            .collect::<helib_rs::Result<_>>()
+            .map_err(Into::into)
     }
 
     fn owner(
@@ -654,7 +648,10 @@ mod files {
     fn server(dir: &Path, allow_toy: bool, cache: Cache, json: bool) -> Result<bool, BoxError> {
         bigp_he::reuse_freed_memory();
         let start = Instant::now();
-        let text = String::from_utf8(read(public(dir, "request.txt"), MAX_LINE)?)?;
+        let text = String::from_utf8(helib_rs::read_file_at_most(
+            &public(dir, "request.txt"),
+            MAX_LINE,
+        )?)?;
         let (n, shape) = KeyShape::parse_request(&text)?;
         let ctx = context(n, allow_toy)?;
         ctx.check_context_file(&public(dir, "context.bin"))
@@ -666,7 +663,7 @@ mod files {
             })?;
         let pk = PubKey::from_bytes(
             &ctx,
-            &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
+            &ctx.read_object_file(&public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
         )?;
         let gk = GaloisKeys::from_bytes(&ctx, &ctx.read_key_set_file(&public(dir, "galois.bin"))?)?;
         let keys_ready = start.elapsed();

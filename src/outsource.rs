@@ -131,18 +131,8 @@ const MAX_REQUEST_BYTES: u64 = 256;
 /// A field element in decimal, with its newline.
 const MAX_LINE_BYTES: u64 = 80;
 
-/// The file at `path` if it holds at most `max` bytes: nothing is read whole unchecked.
-fn read(path: PathBuf, max: u64) -> Result<Vec<u8>, BoxError> {
-    Ok(helib_rs::read_file_at_most(&path, max)?)
-}
-
-/// The file at `path` if it holds at most the bytes of a valid `kind` under `ctx`.
-fn read_object(ctx: &Context, path: PathBuf, kind: ObjectKind) -> Result<Vec<u8>, BoxError> {
-    Ok(ctx.read_object_file(&path, kind)?)
-}
-
 fn read_request(path: PathBuf) -> Result<Request, BoxError> {
-    let text = String::from_utf8(read(path.clone(), MAX_REQUEST_BYTES)?)
+    let text = String::from_utf8(helib_rs::read_file_at_most(&path, MAX_REQUEST_BYTES)?)
         .map_err(|_| format!("{}: not text", path.display()))?;
     Request::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
@@ -336,7 +326,7 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
         })?;
     let pk = PubKey::from_bytes(
         &ctx,
-        &read_object(&ctx, public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
+        &ctx.read_object_file(&public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
     )?;
     let load_time = load.elapsed();
     // The keys: derived from master keys where the owner shipped those.
@@ -344,9 +334,8 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     let needed = fft.galois_steps().max_keys();
     let keys = Instant::now();
     let (gk, masters, derive_time) = if derivable {
-        let bytes = read_object(
-            &ctx,
-            masters_path,
+        let bytes = ctx.read_object_file(
+            &masters_path,
             ObjectKind::MasterKeys(MasterKeys::default_steps(&ctx).max_keys()),
         )?;
         let masters = MasterKeys::from_bytes(&ctx, &bytes)?;
@@ -357,7 +346,7 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
         let path = public(dir, "galois.bin");
         let gk = GaloisKeys::from_bytes(
             &ctx,
-            &read_object(&ctx, path, ObjectKind::GaloisKeys(needed))?,
+            &ctx.read_object_file(&path, ObjectKind::GaloisKeys(needed))?,
         )?;
         (gk, 0, None)
     };
@@ -368,7 +357,7 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
             let path = public(dir, &format!("input-{i}.ct"));
             Ok(Ctxt::from_bytes(
                 &pk,
-                &read_object(&ctx, path, ObjectKind::Ciphertext)?,
+                &ctx.read_object_file(&path, ObjectKind::Ciphertext)?,
             )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;
@@ -402,21 +391,26 @@ pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
 /// used, and equally not to be reported back to the server).
 pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
     let request = read_request(private(dir, "request.txt"))?;
-    let ctx =
-        Context::from_bytes_allow_insecure(&read(private(dir, "context.bin"), MAX_CONTEXT_BYTES)?)?;
+    let ctx = Context::from_bytes_allow_insecure(&helib_rs::read_file_at_most(
+        &private(dir, "context.bin"),
+        MAX_CONTEXT_BYTES,
+    )?)?;
     let (sk, pk) = crate::job::read_key_pair(
         &ctx,
         &private(dir, "secret.bin"),
         &private(dir, "pubkey.bin"),
     )?;
     let max_input = request.size as u64 * MAX_LINE_BYTES;
-    let x = String::from_utf8(read(private(dir, "input.txt"), max_input)?)?
-        .lines()
-        .map(|l| {
-            l.parse::<Fr>()
-                .map_err(|_| format!("bad field element {l:?}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let x = String::from_utf8(helib_rs::read_file_at_most(
+        &private(dir, "input.txt"),
+        max_input,
+    )?)?
+    .lines()
+    .map(|l| {
+        l.parse::<Fr>()
+            .map_err(|_| format!("bad field element {l:?}"))
+    })
+    .collect::<Result<Vec<_>, _>>()?;
     if x.len() != request.size {
         return Err(format!(
             "the kept input has {} values, the request {}",
@@ -430,7 +424,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
             let path = public(dir, &format!("output-{i}.ct"));
             Ok(Ctxt::from_bytes(
                 &pk,
-                &read_object(&ctx, path, ObjectKind::Ciphertext)?,
+                &ctx.read_object_file(&path, ObjectKind::Ciphertext)?,
             )?)
         })
         .collect::<Result<Vec<_>, BoxError>>()?;

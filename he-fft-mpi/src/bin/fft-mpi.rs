@@ -178,21 +178,6 @@ fn with_threads(
         .install(f)
 }
 
-/// The file `name` in `dir` if it holds at most `max` bytes.
-fn read(dir: &Path, name: &str, max: u64) -> Result<Vec<u8>, BoxError> {
-    Ok(helib_rs::read_file_at_most(&dir.join(name), max)?)
-}
-
-/// The file `name` in `dir` if it holds at most the bytes of a valid `kind` under `ctx`.
-fn read_object(
-    ctx: &Context,
-    dir: &Path,
-    name: &str,
-    kind: ObjectKind,
-) -> Result<Vec<u8>, BoxError> {
-    Ok(ctx.read_object_file(&dir.join(name), kind)?)
-}
-
 /// The job's own small files (parameters, the run's summary).
 const MAX_JSON_BYTES: u64 = 1 << 16;
 
@@ -212,7 +197,8 @@ fn read_inputs(
             let name = format!("input_{i}.bin");
             Ok(Ctxt::from_bytes(
                 pk,
-                &read_object(pk.context(), dir, &name, ObjectKind::Ciphertext)?,
+                &pk.context()
+                    .read_object_file(&dir.join(&name), ObjectKind::Ciphertext)?,
             )?)
         })
         .collect()
@@ -307,7 +293,10 @@ struct Shared {
 }
 
 fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
-    let params: Params = serde_json::from_slice(&read(dir, "params.json", MAX_JSON_BYTES)?)?;
+    let params: Params = serde_json::from_slice(&helib_rs::read_file_at_most(
+        &dir.join("params.json"),
+        MAX_JSON_BYTES,
+    )?)?;
     // The context the parameters give, compared with the file's bytes: a context file is never
     // built as it stands.
     let ctx = context(params.small, params.size, params.witness_map)?;
@@ -315,7 +304,7 @@ fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
         .map_err(|e| format!("{e}, the context params.json describes"))?;
     let pk = PubKey::from_bytes(
         &ctx,
-        &read_object(&ctx, dir, "pubkey.bin", ObjectKind::PublicKey)?,
+        &ctx.read_object_file(&dir.join("pubkey.bin"), ObjectKind::PublicKey)?,
     )?;
     let gk = if with_keys {
         let bytes = ctx.read_key_set_file(&dir.join("galois.bin"))?;
@@ -564,30 +553,31 @@ fn single(dir: &Path) -> Result<bool, BoxError> {
 
 fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let shared = load_shared(dir, false)?;
-    let secret = Zeroizing::new(read_object(
-        &shared.ctx,
-        dir,
-        "secret.key",
-        ObjectKind::SecretKey,
-    )?);
+    let secret = Zeroizing::new(
+        shared
+            .ctx
+            .read_object_file(&dir.join("secret.key"), ObjectKind::SecretKey)?,
+    );
     let sk = SecKey::from_bytes(&shared.ctx, &secret)?;
     // A length prefix and the 32-byte elements (a and b for the witness map).
     let max_x = 8 + 2 * 32 * shared.params.size as u64;
-    let x = Vec::<Fr>::deserialize_compressed(&read(dir, "x.bin", max_x)?[..])?;
+    let x = Vec::<Fr>::deserialize_compressed(
+        &helib_rs::read_file_at_most(&dir.join("x.bin"), max_x)?[..],
+    )?;
     let cts = shared.transform.outputs();
     let mut outputs = Vec::with_capacity(cts);
     let mut download = 0u64;
     let mut identical = true;
     let mut compared = false;
     for j in 0..cts {
-        let bytes = read_object(
-            &shared.ctx,
-            dir,
-            &format!("output_{j}.bin"),
-            ObjectKind::Ciphertext,
-        )?;
+        let bytes = shared
+            .ctx
+            .read_object_file(&dir.join(format!("output_{j}.bin")), ObjectKind::Ciphertext)?;
         let single = format!("single_{j}.bin");
-        if let Ok(reference) = read_object(&shared.ctx, dir, &single, ObjectKind::Ciphertext) {
+        if let Ok(reference) = shared
+            .ctx
+            .read_object_file(&dir.join(&single), ObjectKind::Ciphertext)
+        {
             compared = true;
             identical &= reference == bytes;
         }
@@ -628,10 +618,11 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
         }
     );
     if json {
-        let mut summary: serde_json::Value = read(dir, "run.json", MAX_JSON_BYTES)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_else(|| serde_json::json!({}));
+        let mut summary: serde_json::Value =
+            helib_rs::read_file_at_most(&dir.join("run.json"), MAX_JSON_BYTES)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or_else(|| serde_json::json!({}));
         summary["decrypt_s"] = decrypt.as_secs_f64().into();
         summary["download_bytes"] = download.into();
         summary["plain_fft_s"] = plain_fft.as_secs_f64().into();

@@ -130,8 +130,9 @@ uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count
         case ObjectKind::galois_keys:
         case ObjectKind::master_keys: {
             if (count > ctx.n()) throw InvalidArgument("more Galois keys than the ring has elements");
-            const uint64_t largest = std::max(switch_key_size(ctx, false), switch_key_size(ctx, true));
-            const uint64_t entries = header + key_id + 4 + count * (8 + largest);
+            // Entries are full keys of the special basis (derived ones are never written); master
+            // keys add the identity key in derived form.
+            const uint64_t entries = header + key_id + 4 + count * (8 + switch_key_size(ctx, false));
             return kind == ObjectKind::master_keys ? entries + switch_key_size(ctx, true) : entries;
         }
         case ObjectKind::ciphertext:

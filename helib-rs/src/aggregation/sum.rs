@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::{too_many, Aggregation};
 use crate::error::{Error, Result};
 use crate::serialization::frames::frame_count;
-use crate::serialization::size_limits::read_file_exactly;
+use crate::serialization::size_limits::{in_file, read_file_exactly};
 use crate::{Computation, Ctxt, PubKey, SecKey};
 
 /// The server's sum of users' uploads.
@@ -285,15 +285,6 @@ impl EncryptedSum {
             )));
         }
         Ok(())
-    }
-}
-
-fn in_file(path: &Path, e: Error) -> Error {
-    match e {
-        Error::InvalidArgument(m) => Error::InvalidArgument(format!("{}: {m}", path.display())),
-        Error::InvalidLength(m) => Error::InvalidLength(format!("{}: {m}", path.display())),
-        Error::Mismatch(m) => Error::Mismatch(format!("{}: {m}", path.display())),
-        other => other,
     }
 }
 

@@ -92,20 +92,14 @@ impl Context {
     pub fn read_object_file(&self, path: &Path, kind: ObjectKind) -> Result<Vec<u8>> {
         read_file_at_most(path, self.max_serialized_len(kind)?)
     }
-}
 
-impl Context {
     /// Reads a file of Galois or master keys ([`GaloisKeys::to_bytes`](crate::GaloisKeys::to_bytes),
     /// [`MasterKeys::to_bytes`](crate::MasterKeys::to_bytes)) no further than the most that
     /// the key count it announces allows (at most `N` keys): the count is read first, then
     /// the rest up to that bound. The keys are validated when the bytes are read
     /// (`from_bytes`); this only keeps a forged or endless file from being read whole.
     pub fn read_key_set_file(&self, path: &Path) -> Result<Vec<u8>> {
-        let named = |e: Error| match e {
-            Error::InvalidLength(m) => Error::InvalidLength(format!("{}: {m}", path.display())),
-            Error::Io(m) => Error::Io(format!("{}: {m}", path.display())),
-            other => other,
-        };
+        let named = |e: Error| in_file(path, e);
         let mut file = File::open(path).map_err(|e| named(Error::Io(e.to_string())))?;
         // Header (magic, version, kind, fingerprint), key id, key count.
         let head = read_at_most(Read::by_ref(&mut file).take(KEY_SET_HEAD), KEY_SET_HEAD)
@@ -151,15 +145,22 @@ const KEY_SET_HEAD: u64 = 16 + 8 + 4;
 /// grows while it is read (a device, a pipe), is [`Error::InvalidLength`] after at most
 /// `max + 1` bytes; the error names the file.
 pub fn read_file_at_most(path: &Path, max: u64) -> Result<Vec<u8>> {
-    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", path.display()));
-    let file = File::open(path).map_err(io)?;
+    let file = File::open(path).map_err(|e| in_file(path, Error::Io(e.to_string())))?;
     // The length is a hint for the buffer, never trusted for the bound.
     let hint = file.metadata().map(|m| m.len()).unwrap_or(0).min(max);
-    read_at_most_with_hint(file, max, hint).map_err(|e| match e {
-        Error::InvalidLength(m) => Error::InvalidLength(format!("{}: {m}", path.display())),
-        Error::Io(m) => Error::Io(format!("{}: {m}", path.display())),
+    read_at_most_with_hint(file, max, hint).map_err(|e| in_file(path, e))
+}
+
+/// `e` with the file it is about named in front of its message.
+pub(crate) fn in_file(path: &Path, e: Error) -> Error {
+    let named = |m: String| format!("{}: {m}", path.display());
+    match e {
+        Error::InvalidArgument(m) => Error::InvalidArgument(named(m)),
+        Error::InvalidLength(m) => Error::InvalidLength(named(m)),
+        Error::Mismatch(m) => Error::Mismatch(named(m)),
+        Error::Io(m) => Error::Io(named(m)),
         other => other,
-    })
+    }
 }
 
 /// Reads the file at `path` whole when it holds exactly `len` bytes, as measured before (it
