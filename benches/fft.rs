@@ -184,7 +184,7 @@ fn witness_map(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
             bench.iter(|| {
                 pool.install(|| {
-                    map.witness_map(Some(&gk), &ab, &|_, _| {})
+                    map.apply_with(Some(&gk), &ab, &|_, _| {})
                         .expect("witness map")
                 })
             })

@@ -272,9 +272,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         .iter()
         .map(|bytes| Ctxt::from_bytes(&server_pk, bytes))
         .collect::<helib_rs::Result<Vec<_>>>()?;
-    let bar = job::progress_bar(fft.progress_total(), "HE FFT", args.job.json);
+    let bar = job::progress_bar(fft.info().progress_total, "HE FFT", args.job.json);
     let t = Instant::now();
-    let y = fft.apply_with_progress(&gk, &ct, &|done, _| bar.set_position(done as u64))?;
+    let y = fft.apply_with(Some(&gk), &ct, &|done, _| bar.set_position(done as u64))?;
     let he_fft = t.elapsed();
     bar.finish_and_clear();
     let budget = y
@@ -490,7 +490,7 @@ fn two_stages(f: &TwoStageFft<Fr>) -> String {
         stage(0),
         stage(1),
         f.num_rotations(),
-        f.levels(),
+        f.info().levels,
     )
 }
 

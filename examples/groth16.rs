@@ -41,7 +41,7 @@ use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use bigp_he::cli::{Cache, JobArgs};
 use bigp_he::job::{self, BoxError};
-use bigp_he::{median_time, peak_rss_bytes};
+use bigp_he::{groth16_files, median_time, peak_rss_bytes};
 use clap::{CommandFactory, Parser, Subcommand};
 use he_groth16::{CubicChain, EncryptedReduction, Outsourcing, R1cs, WitnessMapRoute};
 use std::path::PathBuf;
@@ -77,7 +77,7 @@ enum Step {
         shape: KeyShape,
     },
     /// The witness map on what DIR/public holds (with the owner's --baby-steps); writes
-    /// DIR/public/h-*.ct.
+    /// DIR/public/output-*.ct.
     Server {
         /// The working directory.
         dir: PathBuf,
@@ -138,43 +138,12 @@ struct KeyShape {
     baby_step_keys: Option<u16>,
 }
 
-impl KeyShape {
-    /// The line the owner writes into request.txt: "n baby_steps baby_step_keys", 0 for a
-    /// default.
-    fn request(&self, n: usize) -> String {
-        format!(
-            "{n} {} {}\n",
-            self.baby_steps.unwrap_or(0),
-            self.baby_step_keys.unwrap_or(0)
-        )
-    }
-
-    /// The domain size and the shape a request line asks for, or why it is malformed.
-    fn parse_request(text: &str) -> Result<(usize, KeyShape), String> {
-        let bad = || {
-            format!("bad request {text:?}: expected the domain size, the baby steps and their keys")
-        };
-        let numbers: Vec<usize> = text
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad())?;
-        let (n, baby, keys) = match numbers[..] {
-            [n] => (n, 0, 0),
-            [n, b] => (n, b, 0),
-            [n, b, k] => (n, b, k),
-            _ => return Err(bad()),
-        };
-        if (baby != 0 && power_of_two(&baby.to_string()).is_err()) || keys > 1024 {
-            return Err(bad());
+impl From<KeyShape> for groth16_files::KeyShape {
+    fn from(shape: KeyShape) -> Self {
+        groth16_files::KeyShape {
+            baby_steps: shape.baby_steps,
+            baby_step_keys: shape.baby_step_keys.map(usize::from),
         }
-        Ok((
-            n,
-            KeyShape {
-                baby_steps: (baby != 0).then_some(baby),
-                baby_step_keys: (keys != 0).then_some(keys as u16),
-            },
-        ))
     }
 }
 
@@ -198,11 +167,7 @@ fn power_of_two(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The largest constraint count served here: a domain of 2^20 points.
-const MAX_CONSTRAINTS: usize = (1 << 20) - 2;
-
-/// The largest with --small: a domain of 4096 points (the toy ring's N = 2048 and 2N).
-const MAX_SMALL_CONSTRAINTS: usize = 4096 - 2;
+use groth16_files::{MAX_CONSTRAINTS, MAX_SMALL_CONSTRAINTS};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -403,26 +368,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     Ok(verified)
 }
 
-/// The owner, server and verify steps through files.
+/// The owner, server and verify steps through files ([`bigp_he::groth16_files`]).
 mod files {
-    use std::fs;
-    use std::path::{Path, PathBuf};
-    use std::sync::Arc;
-    use std::time::Instant;
-
-    use ark_bn254::{Bn254, Fr};
-    use ark_groth16::{Groth16, ProvingKey, VerifyingKey};
-    use ark_snark::SNARK;
-    use ark_std::rand::{rngs::StdRng, SeedableRng};
-    use bigp_he::job::{self, BoxError};
-
-    use super::{options, Cache, KeyShape};
-    use he_fft::{DiagonalCache, FftOptions};
-    use he_groth16::{
-        CubicChain, EncryptedReduction, Evaluations, Outsourcing, R1cs, WitnessMapRoute,
-        WitnessServer,
-    };
-    use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey};
+    use bigp_he::groth16_files;
+    use bigp_he::job::BoxError;
 
     use super::Step;
 
@@ -434,333 +383,78 @@ mod files {
                 small,
                 seed,
                 shape,
-            } => owner(
-                &dir,
-                constraints,
-                small,
-                match seed {
+            } => {
+                let seed = match seed {
                     Some(seed) => seed,
                     None => u64::from_le_bytes(super::os_random()?),
-                },
-                shape,
-            ),
+                };
+                let report = groth16_files::owner(&dir, constraints, small, seed, shape.into())?;
+                let mut up = 0;
+                for (name, bytes) in &report.files.files {
+                    up += bytes;
+                    println!(
+                        "owner: public/{name:<12} {:>10.2} MiB",
+                        *bytes as f64 / 1048576.0
+                    );
+                }
+                println!(
+                    "owner: {} constraints, {}, N = {}, security {}; {:.1} MiB up; {:.2} s",
+                    report.constraints,
+                    report.request,
+                    report.files.ring_degree,
+                    report.files.security,
+                    up as f64 / 1048576.0,
+                    report.files.time.as_secs_f64()
+                );
+                Ok(true)
+            }
             Step::Server {
                 dir,
                 small,
                 cache,
                 json,
-            } => server(&dir, small, cache, json),
-            Step::Verify { dir } => verify(&dir),
-        }
-    }
-
-    fn public(dir: &Path, name: &str) -> PathBuf {
-        dir.join("public").join(name)
-    }
-
-    fn private(dir: &Path, name: &str) -> PathBuf {
-        dir.join("owner").join(name)
-    }
-
-    /// A request or a circuit record is one short line.
-    const MAX_LINE: u64 = 256;
-
-    fn write(path: PathBuf, bytes: &[u8]) -> Result<(), BoxError> {
-        fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(())
-    }
-
-    /// The circuit, its Groth16 keys, and the rng a proof continues with.
-    type Built = (
-        CubicChain<Fr>,
-        ProvingKey<Bn254>,
-        VerifyingKey<Bn254>,
-        StdRng,
-    );
-
-    /// What the owner keeps about its circuit: `constraints seed small`.
-    struct Circuit {
-        constraints: usize,
-        seed: u64,
-        small: bool,
-    }
-
-    impl Circuit {
-        fn read(dir: &Path) -> Result<Circuit, BoxError> {
-            let text = String::from_utf8(helib_rs::read_file_at_most(
-                &private(dir, "circuit.txt"),
-                MAX_LINE,
-            )?)?;
-            match text.split_whitespace().collect::<Vec<_>>().as_slice() {
-                [c, s, small] => Ok(Circuit {
-                    constraints: c.parse()?,
-                    seed: s.parse()?,
-                    small: *small == "small",
-                }),
-                _ => Err(format!("malformed owner/circuit.txt: {text:?}").into()),
+            } => {
+                bigp_he::reuse_freed_memory();
+                let report = groth16_files::server(&dir, small, cache.into())?;
+                let n = report.request.size;
+                println!(
+                    "server: keys read in {:.2} s (keys_ready_s), transform built in {:.2} s; \
+                     witness map (n = {n}) in {:.2} s; {:.2} MiB back",
+                    report.keys_ready_time.as_secs_f64(),
+                    report.setup_time.as_secs_f64(),
+                    report.run_time.as_secs_f64(),
+                    report.download_bytes as f64 / 1048576.0
+                );
+                if json {
+                    println!(
+                        "{{\"domain_size\":{n},\"keys_ready_s\":{:.6},\"server_setup_s\":{:.6},\
+\"server_s\":{:.6},\"download_bytes\":{},\"peak_rss_bytes\":{}}}",
+                        report.keys_ready_time.as_secs_f64(),
+                        report.setup_time.as_secs_f64(),
+                        report.run_time.as_secs_f64(),
+                        report.download_bytes,
+                        bigp_he::peak_rss_bytes()
+                    );
+                }
+                Ok(true)
             }
-        }
-
-        /// The circuit and its Groth16 keys, rebuilt from the seed, and the rng the proof
-        /// continues with.
-        fn build(&self) -> Result<Built, BoxError> {
-            let mut rng = StdRng::seed_from_u64(self.seed);
-            let circuit = CubicChain::<Fr>::with_constraints(self.constraints, &mut rng);
-            let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
-            Ok((circuit, pk, vk, rng))
-        }
-    }
-
-    /// The evaluations `a`, `b`, `c` of the circuit's constraint polynomials.
-    fn evaluations(circuit: &CubicChain<Fr>) -> Result<Evaluations<Fr>, BoxError> {
-        let r = R1cs::from_circuit(circuit.clone())?;
-        Ok(Evaluations::new(
-            &r.matrices,
-            r.num_inputs,
-            r.num_constraints,
-            &r.assignment,
-        )?)
-    }
-
-    /// The context of a witness map of `n` points: the toy ring `N = 2048` when `small`. The
-    /// owner makes it, and the server rebuilds it from the request rather than build what a
-    /// context file describes.
-    fn context(n: usize, small: bool) -> Result<Context, BoxError> {
-        Ok(if small {
-            job::toy_context(he_fft::witness_map_ciphertext_bits(2048, 254, n))?
-        } else {
-            he_fft::witness_map_context::<Fr>(n)?
-        })
-    }
-
-    /// A server that already answered: the `h` the server step wrote.
-    struct Answered(Vec<Vec<u8>>);
-
-    impl WitnessServer for Answered {
-        fn witness_map(
-            &self,
-            _a: &[Vec<u8>],
-            _b: &[Vec<u8>],
-        ) -> Result<Vec<Vec<u8>>, he_groth16::Error> {
-            Ok(self.0.clone())
-        }
-    }
-
-    /// The ciphertext files `{name}-0.ct`, `{name}-1.ct`, ... of one encrypted vector.
-    fn ct_name(name: &str, i: usize) -> String {
-        format!("{name}-{i}.ct")
-    }
-
-    fn read_cts(
-        ctx: &Context,
-        dir: &Path,
-        name: &str,
-        count: usize,
-    ) -> Result<Vec<Vec<u8>>, BoxError> {
-        (0..count)
-            .map(|i| ctx.read_object_file(&public(dir, &ct_name(name, i)), ObjectKind::Ciphertext))
-            .collect::<helib_rs::Result<_>>()
-            .map_err(Into::into)
-    }
-
-    fn owner(
-        dir: &Path,
-        constraints: usize,
-        small: bool,
-        seed: u64,
-        shape: KeyShape,
-    ) -> Result<bool, BoxError> {
-        let max = if small {
-            super::MAX_SMALL_CONSTRAINTS
-        } else {
-            super::MAX_CONSTRAINTS
-        };
-        if !(2..=max).contains(&constraints) {
-            return Err(format!("--constraints must be from 2 to {max}, got {constraints}").into());
-        }
-        let start = Instant::now();
-        let record = Circuit {
-            constraints,
-            seed,
-            small,
-        };
-        let (circuit, _, _, _) = record.build()?;
-        let n = circuit.domain_size();
-        let ctx = context(circuit.domain_size(), small)?;
-        fs::create_dir_all(dir.join("public"))?;
-        fs::create_dir_all(dir.join("owner"))?;
-
-        let sk = SecKey::generate(&ctx)?;
-        let pk = PubKey::generate(&sk)?;
-        let map = he_fft::witness_map_for::<Fr>(&ctx, n, &options(Cache::Never, shape))?;
-        for i in 0..map
-            .num_result_ciphertexts()
-            .max(map.num_input_ciphertexts())
-        {
-            for name in ["a", "b", "h"] {
-                let _ = fs::remove_file(public(dir, &ct_name(name, i)));
-            }
-        }
-        let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
-        let e = evaluations(&circuit)?;
-        let mut files = vec![
-            ("context.bin".to_string(), ctx.to_bytes()?),
-            ("pubkey.bin".to_string(), pk.to_bytes()?),
-            ("galois.bin".to_string(), gk.to_bytes()?),
-            ("request.txt".to_string(), shape.request(n).into_bytes()),
-        ];
-        for (name, x) in [("a", &e.a), ("b", &e.b)] {
-            for (i, bytes) in map.encrypt_to_bytes(&sk, x)?.into_iter().enumerate() {
-                files.push((ct_name(name, i), bytes));
-            }
-        }
-        let mut up = 0;
-        for (name, bytes) in &files {
-            write(public(dir, name), bytes)?;
-            up += bytes.len();
-            println!(
-                "owner: public/{name:<12} {:>10.2} MiB",
-                bytes.len() as f64 / 1048576.0
-            );
-        }
-        helib_rs::write_private_file(&private(dir, "secret.bin"), &sk.to_bytes()?)?;
-        helib_rs::write_private_file(
-            &private(dir, "circuit.txt"),
-            format!(
-                "{constraints} {seed} {}\n",
-                if small { "small" } else { "secure" }
-            )
-            .as_bytes(),
-        )?;
-        write(private(dir, "context.bin"), &files[0].1)?;
-        write(private(dir, "pubkey.bin"), &files[1].1)?;
-        println!(
-            "owner: {} constraints, domain {n}, N = {}, security {}; {:.1} MiB up; {:.2} s",
-            circuit.num_constraints(),
-            ctx.ring_degree(),
-            ctx.security_label(),
-            up as f64 / 1048576.0,
-            start.elapsed().as_secs_f64()
-        );
-        Ok(true)
-    }
-
-    fn server(dir: &Path, allow_toy: bool, cache: Cache, json: bool) -> Result<bool, BoxError> {
-        bigp_he::reuse_freed_memory();
-        let start = Instant::now();
-        let text = String::from_utf8(helib_rs::read_file_at_most(
-            &public(dir, "request.txt"),
-            MAX_LINE,
-        )?)?;
-        let (n, shape) = KeyShape::parse_request(&text)?;
-        let ctx = context(n, allow_toy)?;
-        ctx.check_context_file(&public(dir, "context.bin"))
-            .map_err(|e| {
-                format!(
-                    "{e}, the context of a {n}-point witness map; {}",
-                    job::TOY_HINT
-                )
-            })?;
-        let pk = PubKey::from_bytes(
-            &ctx,
-            &ctx.read_object_file(&public(dir, "pubkey.bin"), ObjectKind::PublicKey)?,
-        )?;
-        let gk = GaloisKeys::from_bytes(&ctx, &ctx.read_key_set_file(&public(dir, "galois.bin"))?)?;
-        let keys_ready = start.elapsed();
-        let server =
-            he_groth16::InProcessServer::<Fr>::new(&ctx, pk, gk, n, &options(cache, shape))?;
-        let loaded = start.elapsed();
-        let t = Instant::now();
-        let count = server.map().num_input_ciphertexts();
-        let h = server.witness_map(
-            &read_cts(&ctx, dir, "a", count)?,
-            &read_cts(&ctx, dir, "b", count)?,
-        )?;
-        let witness_map = t.elapsed();
-        for (i, bytes) in h.iter().enumerate() {
-            write(public(dir, &ct_name("h", i)), bytes)?;
-        }
-        let down = h.iter().map(Vec::len).sum::<usize>();
-        println!(
-            "server: keys read in {:.2} s (keys_ready_s), matrices encoded in {:.2} s; witness map \
-             (n = {n}) in {:.2} s; {:.2} MiB back",
-            keys_ready.as_secs_f64(),
-            (loaded - keys_ready).as_secs_f64(),
-            witness_map.as_secs_f64(),
-            down as f64 / 1048576.0
-        );
-        if json {
-            println!(
-                "{{\"domain_size\":{n},\"keys_ready_s\":{:.6},\"server_setup_s\":{:.6},\
-\"server_s\":{:.6},\"download_bytes\":{down},\"peak_rss_bytes\":{}}}",
-                keys_ready.as_secs_f64(),
-                (loaded - keys_ready).as_secs_f64(),
-                witness_map.as_secs_f64(),
-                bigp_he::peak_rss_bytes()
-            );
-        }
-        Ok(true)
-    }
-
-    fn verify(dir: &Path) -> Result<bool, BoxError> {
-        let record = Circuit::read(dir)?;
-        let (circuit, pk_g16, vk, _) = record.build()?;
-        // The proof's r and s: fresh from the OS, never derived from the stored seed.
-        let mut rng = StdRng::from_seed(super::os_random()?);
-        let ctx = context(circuit.domain_size(), record.small)?;
-        ctx.check_context_file(&private(dir, "context.bin"))?;
-        let (sk, pk) = job::read_key_pair(
-            &ctx,
-            &private(dir, "secret.bin"),
-            &private(dir, "pubkey.bin"),
-        )?;
-        let n = circuit.domain_size();
-        let count = he_fft::witness_map_for::<Fr>(
-            &ctx,
-            n,
-            &FftOptions::default().with_cache(DiagonalCache::Never),
-        )?
-        .num_result_ciphertexts();
-        let h = read_cts(&ctx, dir, "h", count)?;
-        // Only ciphertexts under the owner's key are taken (the check below decides the rest).
-        for bytes in &h {
-            Ctxt::from_bytes(&pk, bytes)?;
-        }
-        let session = Arc::new(Outsourcing::<Fr>::new(
-            sk,
-            pk,
-            Box::new(Answered(h)),
-            n,
-            WitnessMapRoute::ServerOnly,
-        )?);
-        let proved = {
-            let _guard = session.enter();
-            Groth16::<Bn254, EncryptedReduction>::prove(&pk_g16, circuit.clone(), &mut rng)
-        };
-        let proof = match proved {
-            Ok(proof) => proof,
-            Err(e) => {
-                return match he_groth16::last_error() {
-                    // A verdict on the server's result, for the owner only.
-                    Some(he_groth16::Error::Rejected(why)) => {
-                        println!("verify: REJECTED: {why}");
-                        Ok(false)
+            Step::Verify { dir } => {
+                let verdict = groth16_files::verify(&dir)?;
+                if let Some(why) = &verdict.rejected {
+                    println!("verify: REJECTED: {why}");
+                    return Ok(false);
+                }
+                println!(
+                    "verify: h decrypted and checked; ark-groth16 verifier: {}",
+                    if verdict.verified {
+                        "proof accepted"
+                    } else {
+                        "PROOF REJECTED"
                     }
-                    Some(detail) => Err(format!("proving failed: {e}: {detail}").into()),
-                    None => Err(format!("proving failed: {e}").into()),
-                };
+                );
+                Ok(verdict.verified)
             }
-        };
-        let verified = Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof)?;
-        println!(
-            "verify: h decrypted and checked; ark-groth16 verifier: {}",
-            if verified {
-                "proof accepted"
-            } else {
-                "PROOF REJECTED"
-            }
-        );
-        Ok(verified)
+        }
     }
 }
 

@@ -133,18 +133,18 @@ fn owner(
 ) -> Result<bool, BoxError> {
     bigp_he::reuse_freed_memory();
     let report = outsource::owner(dir, size, small, keys)?;
-    for (name, bytes) in &report.files {
+    for (name, bytes) in &report.files.files {
         println!("owner: {name:<12} {:>9.2} MiB", mib(*bytes));
     }
-    let up: usize = report.files.iter().map(|(_, b)| b).sum();
+    let up: usize = report.files.files.iter().map(|(_, b)| b).sum();
     println!(
         "owner: n = {size}, {} route, N = {}, security {}; keys, encryption and files in {:.2} s ({} keys {:.2} s); {:.2} MiB up",
-        report.request.route,
-        report.ring_degree,
-        report.security,
-        report.time.as_secs_f64(),
+        report.route,
+        report.files.ring_degree,
+        report.files.security,
+        report.files.time.as_secs_f64(),
         if report.master_keys { "master" } else { "Galois" },
-        report.galois_keygen_time.as_secs_f64(),
+        report.files.galois_keygen_time.as_secs_f64(),
         mib(up)
     );
     if json {
@@ -155,17 +155,18 @@ fn owner(
         };
         let key_bytes = report
             .files
+            .files
             .iter()
             .find(|(name, _)| name == key_file)
             .map_or(0, |(_, b)| *b);
         println!(
             "{{\"step\":\"owner\",\"size\":{size},\"route\":\"{}\",\"ring_degree\":{},\"master_keys\":{},\
 \"upload_bytes\":{up},\"galois_key_bytes\":{key_bytes},\"owner_s\":{:.6},\"galois_keygen_s\":{:.6}}}",
-            report.request.route,
-            report.ring_degree,
+            report.route,
+            report.files.ring_degree,
             report.master_keys,
-            report.time.as_secs_f64(),
-            report.galois_keygen_time.as_secs_f64()
+            report.files.time.as_secs_f64(),
+            report.files.galois_keygen_time.as_secs_f64()
         );
     }
     Ok(true)
@@ -189,11 +190,11 @@ fn server(dir: &Path, allow_toy: bool, json: bool) -> Result<bool, BoxError> {
         ),
     };
     println!(
-        "server: {keys}; read {} ciphertext(s) in {:.2} s; FFT ({}, with encoding its \
+        "server: {keys}; read the inputs in {:.2} s; {} in {:.2} s; FFT (with encoding its \
          diagonals) and writing in {:.2} s",
-        report.request.count,
         report.load_time.as_secs_f64(),
-        report.request.route,
+        report.request,
+        report.setup_time.as_secs_f64(),
         report.run_time.as_secs_f64()
     );
     if json {

@@ -12,6 +12,7 @@ pub struct ReadmeDoctests;
 pub mod cli;
 pub mod demo;
 pub mod field_text;
+pub mod groth16_files;
 pub mod job;
 pub mod outsource;
 

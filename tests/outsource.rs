@@ -80,7 +80,11 @@ fn a_forged_request_and_an_echoed_input_are_rejected() {
     // The reported attack: no server run at all, a request of size 1, the input as output.
     let dir = TempDir::new("forged");
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
-    fs::write(public(&dir.0, "request.txt"), "1 forward 1 one-product\n").unwrap();
+    fs::write(
+        public(&dir.0, "request.txt"),
+        "job=fft route=one-product size=2 ring=toy\n",
+    )
+    .unwrap();
     fs::copy(public(&dir.0, "input-0.ct"), public(&dir.0, "output-0.ct")).unwrap();
     let verdict = verify(&dir.0).expect("the echoed input decrypts");
     assert!(!verdict.accepted);
@@ -92,7 +96,11 @@ fn a_server_obeying_a_forged_request_is_rejected() {
     let dir = TempDir::new("forged-size");
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     // The server computes a transform of another size than the owner asked for.
-    fs::write(public(&dir.0, "request.txt"), "8 forward 1 one-product\n").unwrap();
+    fs::write(
+        public(&dir.0, "request.txt"),
+        "job=fft route=one-product size=8 ring=toy keys=master\n",
+    )
+    .unwrap();
     // The server's own context for 8 points is not the owner's for 16: it refuses to run.
     let err = server(&dir.0, true).expect_err("the context of another size");
     assert!(

@@ -187,7 +187,7 @@ where
 
 /// Runs Groth16's witness map `map` ([`FourStepWitnessMap`]) across the ranks of `comm`, every
 /// rank calling it with its blocks of `a` and `b` (the input ciphertexts [`owned`] gives it of
-/// `map.num_input_ciphertexts()`, the same block of each). It returns this rank's block of the
+/// `map.info().input_ciphertexts`, the same block of each). It returns this rank's block of the
 /// `c` result ciphertexts (`owned(c, ranks, rank)`, `c = map.num_rows()`), each byte for byte
 /// the one `map`'s own `apply` gives:
 ///
@@ -216,7 +216,7 @@ where
 {
     let (ranks, rank) = (comm.size() as usize, comm.rank() as usize);
     let max_term = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
-    let (cts, rows) = (map.num_input_ciphertexts(), map.num_rows());
+    let (cts, rows) = (map.info().input_ciphertexts, map.num_rows());
     let block = owned(cts, ranks, rank);
     for (name, mine) in [("a", mine_a), ("b", mine_b)] {
         if mine.len() != block.len() {

@@ -70,14 +70,14 @@ fn prepared_with(name: &str, n: usize, flags: &[&str]) -> PathBuf {
 }
 
 fn mpirun(dir: &Path, ranks: usize, extra: &[&str], threads: usize) -> Output {
-    for entry in std::fs::read_dir(dir).unwrap() {
+    for entry in std::fs::read_dir(dir.join("public")).unwrap() {
         let path = entry.unwrap().path();
         if path
             .file_name()
             .unwrap()
             .to_str()
             .unwrap()
-            .starts_with("output_")
+            .starts_with("output-")
         {
             std::fs::remove_file(path).unwrap();
         }
@@ -99,8 +99,8 @@ fn mpirun(dir: &Path, ranks: usize, extra: &[&str], threads: usize) -> Output {
 /// The outputs against the single-process ones, byte for byte, and `verify`'s verdict.
 fn assert_identical_and_verified(dir: &Path, ciphertexts: usize) {
     for j in 0..ciphertexts {
-        let got = std::fs::read(dir.join(format!("output_{j}.bin"))).unwrap();
-        let want = std::fs::read(dir.join(format!("single_{j}.bin"))).unwrap();
+        let got = std::fs::read(dir.join("public").join(format!("output-{j}.ct"))).unwrap();
+        let want = std::fs::read(dir.join("public").join(format!("single-{j}.ct"))).unwrap();
         assert!(
             got == want,
             "output {j} differs from the single-process one"
@@ -138,7 +138,8 @@ fn one_two_and_four_ranks_give_the_single_process_bytes() {
         ok(mpirun(&dir, ranks, &[], 1), &format!("mpirun -np {ranks}"));
         assert_identical_and_verified(&dir, 4);
         let run: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(dir.join("run.json")).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(dir.join("public").join("run.json")).unwrap())
+                .unwrap();
         assert_eq!(run["ranks"], ranks);
         let per_rank = run["per_rank"].as_array().unwrap();
         assert_eq!(per_rank.len(), ranks);
@@ -172,7 +173,8 @@ fn the_witness_map_across_one_two_and_four_ranks_gives_the_single_process_bytes(
         ok(mpirun(&dir, ranks, &[], 1), &format!("mpirun -np {ranks}"));
         assert_identical_and_verified(&dir, 4);
         let run: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(dir.join("run.json")).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(dir.join("public").join("run.json")).unwrap())
+                .unwrap();
         assert_eq!(run["transform"], "witness map");
         assert_eq!(run["ranks"], ranks);
     }
@@ -218,7 +220,7 @@ fn a_rank_killed_mid_run_ends_the_job_with_an_error() {
         "mpirun did not name the rank:\n{text}"
     );
     assert!(
-        !dir.join("run.json").exists(),
+        !dir.join("public").join("run.json").exists(),
         "rank 0 reported a run that did not complete"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -239,7 +241,7 @@ fn bad_usage_is_a_clear_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("params.json"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("request.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -248,9 +250,9 @@ fn forged_and_oversized_files_are_refused_before_use() {
     let dir = prepared("forged", 4096);
     let d = dir.to_str().unwrap();
     let run = |step: &str| command(BIN).args([step, d]).output().unwrap();
-    // A context file for the largest ring: compared with the context params.json gives,
+    // A context file for the largest ring: compared with the context the request gives,
     // never built.
-    let path = dir.join("context.bin");
+    let path = dir.join("public").join("context.bin");
     let honest = std::fs::read(&path).unwrap();
     let mut forged = honest.clone();
     forged[16..24].copy_from_slice(&(1u64 << 20).to_le_bytes());
@@ -260,15 +262,15 @@ fn forged_and_oversized_files_are_refused_before_use() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not the expected context"));
     std::fs::write(&path, &honest).unwrap();
     // An output longer than any ciphertext of the context: refused after a bounded read.
-    let output = dir.join("single_0.bin");
+    let output = dir.join("public").join("single-0.ct");
     let mut long = std::fs::read(&output).unwrap();
     long.resize(3 * long.len(), 0);
-    std::fs::write(dir.join("output_0.bin"), &long).unwrap();
+    std::fs::write(dir.join("public").join("output-0.ct"), &long).unwrap();
     let out = run("verify");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("output_0.bin") && stderr.contains("more than"),
+        stderr.contains("output-0.ct") && stderr.contains("more than"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -11,8 +11,8 @@
 //!    built once and reused (cached in memory or encoded on demand, see [`DiagonalCache`]).
 //! 3. [`TransformPlan::execute`]: the server-side work on ciphertexts, rayon-parallel.
 //!
-//! Every transform built on them implements one trait, [`EncryptedTransform`] (`encrypt`,
-//! `apply`, `decrypt`, `galois_steps`, `levels`, ...), with the checks in one place:
+//! Every transform built on them implements one trait, [`EncryptedTransform`] (`info`,
+//! `galois_steps`, `encrypt`, `apply`, `decrypt`), with the checks in one place:
 //! - [`MatrixProduct`]: any plaintext matrix ([`Matrix`], any shape up to the slot count)
 //!   times an encrypted vector, in one product.
 //! - [`Fft`]: ark-poly's radix-2 DFT on the fastest [`Route`] for its size
@@ -86,6 +86,7 @@ mod bsgs;
 pub mod check;
 mod fft;
 mod params;
+pub mod protocol;
 mod transform;
 mod witness_map;
 
@@ -107,7 +108,9 @@ pub use params::{
     required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context,
     witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE,
 };
-pub use transform::{EncryptedTransform, Progress};
+pub use transform::{
+    required_keys, DelegatingTransform, EncryptedTransform, Progress, TransformInfo,
+};
 pub use witness_map::client_assisted::ClientAssistedWitnessMap;
 pub use witness_map::four_step::FourStepWitnessMap;
 pub use witness_map::one_ciphertext::WitnessMap;

@@ -1,5 +1,6 @@
-//! [`EncryptedTransform`]: what every encrypted transform offers, whatever its route, and
-//! [`Progress`], how a long computation reports how far it is.
+//! [`EncryptedTransform`]: what every encrypted transform offers, whatever its route;
+//! [`TransformInfo`], its static facts; [`DelegatingTransform`], a transform that runs
+//! another; and [`Progress`], how a long computation reports how far it is.
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
@@ -7,23 +8,73 @@ use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, Se
 /// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// A linear (or, for the witness maps, bilinear) map computed on ciphertexts:
-/// the owner encrypts, the server applies, the owner decrypts.
+/// The static facts of a transform: what it reads, what it gives, what it costs.
+///
+/// Every field is fixed when the transform is built, so the owner and the server (and a
+/// scheduler between them) can size work without touching a ciphertext.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TransformInfo {
+    /// What the transform is, for messages ("the two-stage FFT").
+    pub name: &'static str,
+    /// Values per input vector (the domain size of an FFT, the columns of a matrix).
+    pub len: usize,
+    /// Values [`decrypt`](EncryptedTransform::decrypt) returns (the rows of a matrix; `len`
+    /// otherwise).
+    pub output_len: usize,
+    /// Input vectors the server's side reads (1; 2, `a` then `b`, for a witness map).
+    pub num_inputs: usize,
+    /// Ciphertexts per encrypted input vector.
+    pub input_ciphertexts: usize,
+    /// Ciphertexts in the encrypted result.
+    pub output_ciphertexts: usize,
+    /// Multiplicative levels the server's side consumes.
+    pub levels: u32,
+    /// Ciphertext-modulus bits the transform needs at its size on its context's ring.
+    pub ciphertext_bits: u32,
+    /// The `he_fft` function that builds a secure context of
+    /// [`ciphertext_bits`](Self::ciphertext_bits) for this transform.
+    pub context_helper: &'static str,
+    /// What the progress callback counts to.
+    pub progress_total: usize,
+    /// The [`Ctxt::layout_tag`] [`encrypt`](EncryptedTransform::encrypt) gives each input
+    /// ciphertext and the server's side expects (0: inputs are not tagged).
+    pub layout_tag: u64,
+}
+
+impl TransformInfo {
+    /// Ciphertexts the server's side reads: every input vector's, one vector after the other.
+    pub fn total_input_ciphertexts(&self) -> usize {
+        self.num_inputs * self.input_ciphertexts
+    }
+}
+
+/// A linear (or, for the witness maps, bilinear) map computed on ciphertexts: the owner
+/// encrypts, the server computes, the owner decrypts.
 ///
 /// Implemented by every FFT route ([`Fft`](crate::Fft), [`OneProductFft`](crate::OneProductFft),
 /// [`TwoStageFft`](crate::TwoStageFft), [`FourStepFft`](crate::FourStepFft)), by a plain
 /// [`MatrixProduct`](crate::MatrixProduct), by the [`CosetChange`](crate::CosetChange) and
-/// by the witness maps
-/// ([`WitnessMap`](crate::WitnessMap), [`FourStepWitnessMap`](crate::FourStepWitnessMap),
+/// by the witness maps ([`WitnessMap`](crate::WitnessMap),
+/// [`FourStepWitnessMap`](crate::FourStepWitnessMap),
 /// [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap)).
 ///
-/// A transform of several vectors (a witness map reads `a`
-/// and `b`) encrypts each with [`encrypt`](Self::encrypt) and takes their ciphertexts one
-/// vector after the other in [`apply`](Self::apply) ([`num_inputs`](Self::num_inputs)
-/// vectors of [`num_input_ciphertexts`](Self::num_input_ciphertexts) ciphertexts each).
+/// The methods come in three groups:
+/// - **facts**: [`info`](Self::info), [`context`](Self::context),
+///   [`cache_bytes`](Self::cache_bytes);
+/// - **the owner's side**, which holds the secret key: [`galois_steps`](Self::galois_steps)
+///   (the keys to generate and send), [`encrypt`](Self::encrypt) or
+///   [`encrypt_to_bytes`](Self::encrypt_to_bytes) (one call per input vector),
+///   [`decrypt`](Self::decrypt);
+/// - **the server's side**, which sees only ciphertexts and evaluation keys:
+///   [`apply`](Self::apply), or [`apply_with`](Self::apply_with) for a progress callback
+///   or a route that needs no Galois keys. Both check the inputs (count, layout, keys) before
+///   any work and the noise budget after, in one place for every route.
 ///
-/// Implementations write [`compute`](Self::compute); callers use [`apply`](Self::apply),
-/// which checks the input count before and the noise budget after, in one place for all.
+/// An implementation writes [`info`](Self::info), [`context`](Self::context),
+/// [`galois_steps`](Self::galois_steps), [`encode`](Self::encode),
+/// [`decrypt`](Self::decrypt) and [`compute`](Self::compute); a transform that runs another
+/// implements [`DelegatingTransform`] instead.
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -52,114 +103,200 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 /// # }
 /// ```
 pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
-    /// Values per input vector (the domain size of an FFT, the columns of a matrix).
-    fn len(&self) -> usize;
-
-    /// Always false: every transform takes at least one value.
-    fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// Values [`decrypt`](Self::decrypt) returns (the rows of a matrix; `len` otherwise).
-    fn output_len(&self) -> usize {
-        self.len()
-    }
+    /// The transform's static facts.
+    fn info(&self) -> TransformInfo;
 
     /// The context the transform was built for.
     fn context(&self) -> &Context;
-
-    /// What the transform is, for messages ("the two-stage FFT").
-    fn name(&self) -> &'static str;
-
-    /// Multiplicative levels [`apply`](Self::apply) consumes.
-    fn levels(&self) -> u32;
-
-    /// Ciphertext-modulus bits the transform needs at its size on its context's ring (what
-    /// the context helper named by [`context_helper`](Self::context_helper) provides).
-    fn ciphertext_bits(&self) -> u32;
-
-    /// The `he_fft` function that builds a secure context for this transform.
-    fn context_helper(&self) -> &'static str;
-
-    /// Exactly the Galois keys [`apply`](Self::apply) needs.
-    fn galois_steps(&self) -> GaloisSteps;
-
-    /// What [`apply_with_progress`](Self::apply_with_progress)'s callback counts to.
-    fn progress_total(&self) -> usize;
 
     /// Memory held by diagonals kept encoded between runs, in bytes.
     fn cache_bytes(&self) -> u64 {
         0
     }
 
-    /// Input vectors [`apply`](Self::apply) reads (1; 2 for a witness map; 3 for the
-    /// quotient).
-    fn num_inputs(&self) -> usize {
-        1
-    }
+    /// Exactly the Galois keys the server's side needs (none on some routes).
+    fn galois_steps(&self) -> GaloisSteps;
 
-    /// Ciphertexts per encrypted input vector.
-    fn num_input_ciphertexts(&self) -> usize {
-        1
-    }
+    /// The plaintext polynomial (coefficients, at most the ring degree) of each ciphertext of
+    /// one input vector (exactly [`len`](TransformInfo::len) values, natural order): what
+    /// [`encrypt`](Self::encrypt) and [`encrypt_to_bytes`](Self::encrypt_to_bytes) encrypt.
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>>;
 
-    /// Encrypts one input vector (exactly [`len`](Self::len) values, natural order) in the
-    /// layout [`apply`](Self::apply) reads.
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>>;
+    /// Encrypts one input vector (exactly [`len`](TransformInfo::len) values, natural order)
+    /// in the layout the server's side reads, each ciphertext tagged with
+    /// [`layout_tag`](TransformInfo::layout_tag).
+    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+        same_context(self.context(), pk.context())?;
+        let tag = self.info().layout_tag;
+        self.encode(x)?
+            .iter()
+            .map(|poly| {
+                let mut ct = pk.encrypt_poly(poly)?;
+                ct.set_layout_tag(tag);
+                Ok(ct)
+            })
+            .collect()
+    }
 
     /// [`encrypt`](Self::encrypt) with the secret key, straight to bytes for the server (one
     /// string per ciphertext, read with [`Ctxt::from_bytes`]): about half the upload of
     /// public-key ciphertexts, and more noise budget left after the transform.
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>>;
-
-    /// The [`output_len`](Self::output_len) values of a result, in natural order.
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>>;
-
-    /// The server's work, without the checks [`apply`](Self::apply) adds: what implementations
-    /// write, and what callers should not call directly.
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>>;
-
-    /// The transform of the encrypted inputs (every input vector's ciphertexts, one vector
-    /// after the other).
-    ///
-    /// Fails with [`Error::InvalidLength`] for the wrong number of ciphertexts and
-    /// [`Error::MissingKey`] (naming the step) for a key missing from `gk`, both before any
-    /// work, and with [`Error::NoiseBudgetExhausted`] at the end on a context without room
-    /// for [`levels`](Self::levels) levels.
-    fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        self.apply_with_progress(gk, x, &|_, _| {})
+    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
+        same_context(self.context(), sk.context())?;
+        self.encode(x)?
+            .iter()
+            .map(|poly| sk.encrypt_poly_to_bytes(poly))
+            .collect()
     }
 
-    /// [`apply`](Self::apply) with a progress callback `(steps done, total)`, called from
-    /// worker threads.
-    fn apply_with_progress(
+    /// The [`output_len`](TransformInfo::output_len) values of a result, in natural order.
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>>;
+
+    /// The server's work on inputs [`apply_with`](Self::apply_with) has checked: what
+    /// implementations write, and what callers do not call directly. A route that needs
+    /// Galois keys takes them with [`required_keys`].
+    fn compute(
         &self,
-        gk: &GaloisKeys,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>>;
+
+    /// The transform of the encrypted inputs (every input vector's ciphertexts, one vector
+    /// after the other): [`apply_with`](Self::apply_with) with keys and no progress report.
+    fn apply(&self, gk: &GaloisKeys, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
+        self.apply_with(Some(gk), x, &|_, _| {})
+    }
+
+    /// The server's side: the transform of the encrypted inputs, with the Galois keys of
+    /// [`galois_steps`](Self::galois_steps) (`None` on a route that needs none) and a
+    /// progress callback `(steps done, total)` called from worker threads.
+    ///
+    /// Fails before any work with [`Error::InvalidLength`] for the wrong number of
+    /// ciphertexts, [`Error::Mismatch`] for a ciphertext of another context,
+    /// [`Error::InvalidArgument`] for one laid out for another transform, and [`Error::MissingKey`] (naming the step) for a key missing
+    /// from `gk`; after the work with [`Error::NoiseBudgetExhausted`] on a context without
+    /// room for [`levels`](TransformInfo::levels) levels.
+    fn apply_with(
+        &self,
+        gk: Option<&GaloisKeys>,
         x: &[Ctxt],
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
-        let expected = self.num_inputs() * self.num_input_ciphertexts();
-        if x.len() != expected {
-            return Err(Error::InvalidLength(format!(
-                "{} takes {} input vector(s) of {} ciphertext(s) each ({expected} in all), got {}",
-                self.name(),
-                self.num_inputs(),
-                self.num_input_ciphertexts(),
-                x.len()
-            )));
-        }
+        let info = self.info();
+        check_inputs(self.context(), &info, x)?;
         let y = self.compute(gk, x, progress)?;
-        ensure_budget(self, &y)?;
+        ensure_budget(self.context(), &info, &y)?;
         Ok(y)
     }
 }
 
+/// A transform that runs another one, under its own name if it likes: [`Fft`](crate::Fft)
+/// runs its route's transform, [`OneProductFft`](crate::OneProductFft) and
+/// [`CosetChange`](crate::CosetChange) a [`MatrixProduct`](crate::MatrixProduct). Every
+/// [`EncryptedTransform`] method goes to [`inner`](Self::inner), with the facts passed
+/// through [`describe`](Self::describe).
+pub trait DelegatingTransform: Send + Sync {
+    /// The field the transform works in.
+    type Field: FftField + PrimeField;
+
+    /// The transform that does the work.
+    fn inner(&self) -> &dyn EncryptedTransform<Self::Field>;
+
+    /// This transform's facts from the inner one's (the inner one's, by default).
+    fn describe(&self, inner: TransformInfo) -> TransformInfo {
+        inner
+    }
+}
+
+impl<T: DelegatingTransform> EncryptedTransform<T::Field> for T {
+    fn info(&self) -> TransformInfo {
+        self.describe(self.inner().info())
+    }
+    fn context(&self) -> &Context {
+        self.inner().context()
+    }
+    fn cache_bytes(&self) -> u64 {
+        self.inner().cache_bytes()
+    }
+    fn galois_steps(&self) -> GaloisSteps {
+        self.inner().galois_steps()
+    }
+    fn encode(&self, x: &[T::Field]) -> Result<Vec<Vec<T::Field>>> {
+        self.inner().encode(x)
+    }
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<T::Field>> {
+        self.inner().decrypt(sk, y)
+    }
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.inner().compute(gk, x, progress)
+    }
+}
+
+/// The Galois keys of a route that needs some: [`Error::MissingKey`] when none were given.
+/// `name` is the transform's, for the message.
+pub fn required_keys<'a>(gk: Option<&'a GaloisKeys>, name: &str) -> Result<&'a GaloisKeys> {
+    gk.ok_or_else(|| {
+        Error::MissingKey(format!(
+            "{name} needs Galois keys (generate them from its galois_steps()), and none were \
+             given"
+        ))
+    })
+}
+
+/// [`Error::Mismatch`] unless a key's context is the transform's.
+fn same_context(ours: &Context, theirs: &Context) -> Result<()> {
+    if ours.same_as(theirs) {
+        Ok(())
+    } else {
+        Err(Error::Mismatch(
+            "the key belongs to another context than the transform's".into(),
+        ))
+    }
+}
+
+/// The checks every route's inputs pass before any work: their count, their context and
+/// their layout tags.
+fn check_inputs(ctx: &Context, info: &TransformInfo, x: &[Ctxt]) -> Result<()> {
+    let expected = info.total_input_ciphertexts();
+    if x.len() != expected {
+        return Err(Error::InvalidLength(format!(
+            "{} takes {} input vector(s) of {} ciphertext(s) each ({expected} in all), got {}",
+            info.name,
+            info.num_inputs,
+            info.input_ciphertexts,
+            x.len()
+        )));
+    }
+    if x.iter().any(|ct| !ct.context().same_as(ctx)) {
+        return Err(Error::Mismatch(format!(
+            "an input of {} is a ciphertext of another context",
+            info.name
+        )));
+    }
+    let tag = info.layout_tag;
+    if let Some(ct) = x
+        .iter()
+        .find(|ct| tag != 0 && ct.layout_tag() != 0 && ct.layout_tag() != tag)
+    {
+        return Err(Error::InvalidArgument(format!(
+            "an input is laid out for another transform than {} (layout tag {:#x}, it reads \
+             {tag:#x}: another size, route or order); encrypt it with this transform's encrypt",
+            info.name,
+            ct.layout_tag()
+        )));
+    }
+    Ok(())
+}
+
 /// [`Error::NoiseBudgetExhausted`] when a result has no budget left: decrypting would give
 /// garbage, so the caller learns now and why, with the helper that sizes a context that fits.
-pub(crate) fn ensure_budget<F: FftField + PrimeField, T: EncryptedTransform<F> + ?Sized>(
-    transform: &T,
-    results: &[Ctxt],
-) -> Result<()> {
+pub(crate) fn ensure_budget(ctx: &Context, info: &TransformInfo, results: &[Ctxt]) -> Result<()> {
     let budget = results
         .iter()
         .map(Ctxt::noise_budget)
@@ -168,11 +305,11 @@ pub(crate) fn ensure_budget<F: FftField + PrimeField, T: EncryptedTransform<F> +
         return Err(Error::NoiseBudgetExhausted(format!(
             "{} used up the noise budget ({budget:.0} bits left): its context has {:.0} bits of \
              modulus, and {} level(s) at this size need about {} (he_fft::{} sizes one)",
-            transform.name(),
-            transform.context().log2_q(),
-            transform.levels(),
-            transform.ciphertext_bits(),
-            transform.context_helper(),
+            info.name,
+            ctx.log2_q(),
+            info.levels,
+            info.ciphertext_bits,
+            info.context_helper,
         )));
     }
     Ok(())

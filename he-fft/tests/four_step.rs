@@ -117,14 +117,14 @@ fn uploads_as_bytes_and_reports_progress() {
     assert_eq!(cts.len(), 2);
     let calls = std::sync::atomic::AtomicUsize::new(0);
     let y = fft
-        .apply_with_progress(&gk, &cts, &|done, total| {
-            assert!(done <= total && total == fft.progress_total());
+        .apply_with(Some(&gk), &cts, &|done, total| {
+            assert!(done <= total && total == fft.info().progress_total);
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         })
         .unwrap();
-    assert_eq!(calls.into_inner(), fft.progress_total());
+    assert_eq!(calls.into_inner(), fft.info().progress_total);
     assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), subgroup(n).fft(&x));
-    assert_eq!(fft.levels(), 3);
+    assert_eq!(fft.info().levels, 3);
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn run(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<
     let mut x = map.encrypt(&k.pk, a).expect("encrypt");
     x.extend(map.encrypt(&k.pk, b).expect("encrypt"));
     let h = map
-        .witness_map(Some(&gk), &x, &|_, _| {})
+        .apply_with(Some(&gk), &x, &|_, _| {})
         .expect("witness map");
     let budget = h
         .iter()
@@ -157,13 +157,13 @@ fn errors() {
     let mut x: Vec<Ctxt> = vec![other[0].try_clone().unwrap()];
     x.extend(b);
     let e = map.apply(&gk, &x).unwrap_err();
-    assert!(matches!(e, Error::Mismatch(_)), "{e}");
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
     assert!(matches!(
         map.decrypt(&k.sk, &a),
         Err(Error::InvalidLength(_))
     ));
     // The one-ciphertext route through the trait refuses several ciphertexts.
     let four: Vec<Ctxt> = (0..4).map(|_| other[0].try_clone().unwrap()).collect();
-    let e = small.witness_map(Some(&gk), &four, &|_, _| {}).unwrap_err();
+    let e = small.apply_with(Some(&gk), &four, &|_, _| {}).unwrap_err();
     assert!(matches!(e, Error::InvalidLength(_)), "{e}");
 }

@@ -116,15 +116,15 @@ fn witness_maps_with_keys_for_their_levels() {
 }
 
 fn witness_map_with_keys_for_its_levels(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>) {
-    let n = map.len();
+    let n = map.info().len;
     let what = format!("{}, n = {n}", map.route_name());
     let (capped, full) = both_keys(k, &map.galois_steps(), &what);
     let a = random_vector(n, 1);
     let b = random_vector(n, 2);
     let mut x = map.encrypt(&k.pk, &a).unwrap();
     x.extend(map.encrypt(&k.pk, &b).unwrap());
-    let h = map.witness_map(Some(&capped), &x, &|_, _| {}).unwrap();
-    let g = map.witness_map(Some(&full), &x, &|_, _| {}).unwrap();
+    let h = map.apply_with(Some(&capped), &x, &|_, _| {}).unwrap();
+    let g = map.apply_with(Some(&full), &x, &|_, _| {}).unwrap();
     let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
     let decrypted = map.decrypt(&k.sk, &h).unwrap();

@@ -66,9 +66,9 @@ fn from_a_function_with_its_costs() {
     // The sum of 5 values, and twice it, as a 2 x 5 matrix.
     let m = Matrix::from_fn_with_shape(2, 5, |r, _| Fr::from((r + 1) as u64)).unwrap();
     let product = MatrixProduct::new(&k.ctx, m, &FftOptions::default()).unwrap();
-    assert_eq!((product.len(), product.output_len()), (5, 2));
+    assert_eq!((product.info().len, product.info().output_len), (5, 2));
     assert_eq!(product.shape(), (2, 5));
-    assert_eq!(product.levels(), 1);
+    assert_eq!(product.info().levels, 1);
     assert_eq!(product.plan().input_layout().len(), 8);
     assert!(product.plan().num_rotations() > 0);
     let gk = GaloisKeys::generate(&k.sk, &product.galois_steps()).unwrap();

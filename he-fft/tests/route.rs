@@ -30,13 +30,13 @@ fn fastest_picks_the_route_by_size() {
     let options = FftOptions::default();
     let small = Fft::fastest(&subgroup(256), Direction::Forward, &options).unwrap();
     assert_eq!(small.route(), Route::OneProduct, "{small:?}");
-    assert_eq!((small.len(), small.levels()), (256, 1));
+    assert_eq!((small.info().len, small.info().levels), (256, 1));
     assert_eq!(small.context().ring_degree(), 32768);
 
     let coset = subgroup(4096).get_coset(Fr::GENERATOR).unwrap();
     let large = Fft::fastest(&coset, Direction::Inverse, &options).unwrap();
     assert_eq!(large.route(), Route::TwoStages, "{large:?}");
-    assert_eq!((large.len(), large.levels()), (4096, 2));
+    assert_eq!((large.info().len, large.info().levels), (4096, 2));
     assert_eq!(large.context().ring_degree(), 65536);
     assert!(large.context().security_bits() >= 128.0);
 }
@@ -84,7 +84,7 @@ fn every_route_equals_ark() {
             Route::TwoStages => 2,
             Route::FourSteps => 3,
         };
-        assert_eq!((fft.len(), fft.levels()), (n, levels));
+        assert_eq!((fft.info().len, fft.info().levels), (n, levels));
         let expected_of = |x: &[Fr]| match direction {
             Direction::Forward => domain.fft(x),
             Direction::Inverse => domain.ifft(x),
@@ -99,12 +99,16 @@ fn every_route_equals_ark() {
         let x = random_vector(n, 7 + u64::from(levels));
         let calls = AtomicUsize::new(0);
         let y = fft
-            .apply_with_progress(&gk, &fft.encrypt(&k.pk, &x).unwrap(), &|done, total| {
-                assert!(done <= total && total == fft.progress_total());
-                calls.fetch_add(1, Ordering::Relaxed);
-            })
+            .apply_with(
+                Some(&gk),
+                &fft.encrypt(&k.pk, &x).unwrap(),
+                &|done, total| {
+                    assert!(done <= total && total == fft.info().progress_total);
+                    calls.fetch_add(1, Ordering::Relaxed);
+                },
+            )
             .unwrap();
-        assert_eq!(calls.into_inner(), fft.progress_total(), "{what}");
+        assert_eq!(calls.into_inner(), fft.info().progress_total, "{what}");
         assert_eq!(fft.decrypt(&k.sk, &y).unwrap(), expected_of(&x), "{what}");
 
         // Secret-key encryption through bytes, as a data owner uploads it.

@@ -41,7 +41,7 @@ fn equals_ark_at_every_size() {
             };
             assert_eq!(y, expected, "n = {n}, {direction:?}");
             assert!(budget > 0.0, "n = {n}: {budget} bits left");
-            assert_eq!(fft.levels(), 2);
+            assert_eq!(fft.info().levels, 2);
         }
         n *= 4; // 4, 16, 64, 256, 1024: both split shapes (n1 = n2 and n1 = 2 n2) below
     }

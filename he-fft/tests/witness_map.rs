@@ -276,7 +276,7 @@ fn client_assisted_equals_the_plain_quotient() {
             .flat_map(|v| map.encrypt_to_bytes(&k.sk, v).unwrap())
             .map(|bytes| Ctxt::from_bytes(&k.pk, &bytes).unwrap())
             .collect();
-        let h = map.multiply(&x).unwrap();
+        let h = map.apply_with(None, &x, &|_, _| {}).unwrap();
         assert!(h[0].noise_budget() > 0.0);
         println!(
             "client-assisted n = {n}: {:.1} bits left",

@@ -84,7 +84,7 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
 impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
     fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
         // Counted before anything is parsed: each ciphertext costs its rows.
-        let count = self.map.num_input_ciphertexts();
+        let count = self.map.info().input_ciphertexts;
         if a.len() != count || b.len() != count {
             return Err(Error::InvalidInput(format!(
                 "{} and {} ciphertexts for a and b, where the witness map takes {count} each",
@@ -99,7 +99,7 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
         };
         let mut x = read(a)?;
         x.extend(read(b)?);
-        let h = self.map.witness_map(self.gk.as_ref(), &x, &|_, _| {})?;
+        let h = self.map.apply_with(self.gk.as_ref(), &x, &|_, _| {})?;
         h.into_iter()
             .map(|mut t| {
                 // The fewest primes the owner's decryption needs: the smallest download.

@@ -228,7 +228,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
 
     /// The domain size the session serves.
     pub fn domain_size(&self) -> usize {
-        self.map.len()
+        self.map.info().len
     }
 
     /// The witness map's route, for reports ("server-only, one ciphertext", ...).
@@ -307,7 +307,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     ) -> Result<Vec<F>, Error> {
         self.check_size(e.len())?;
         // Counted before anything is parsed: each ciphertext costs its rows.
-        let count = self.map.num_result_ciphertexts();
+        let count = self.map.info().output_ciphertexts;
         if h_bytes.len() != count {
             return Err(Error::InvalidInput(format!(
                 "{} ciphertexts for h, where the witness map returns {count}",

@@ -83,15 +83,17 @@ mod context;
 mod ctxt;
 mod encoding;
 mod error;
+mod field_limbs;
 mod keys;
 mod limbs;
 mod memory;
+mod pools;
 mod self_test;
 mod serialization;
 
 pub use aggregation::{Aggregation, EncryptedSum, MAX_USERS};
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
-pub use ctxt::{Computation, Ctxt, CtxtInfo, EncryptionPool, PoolFile, MAX_POOL_SIZE};
+pub use ctxt::{Computation, Ctxt, CtxtInfo};
 #[cfg(feature = "ark-serialize")]
 pub use serialization::ark::DeserializeInContext;
 
@@ -107,6 +109,7 @@ pub use keys::write_private_file;
 pub use keys::{GaloisKeys, GaloisSteps, MasterKeys, MASTER_STEP_BASE};
 pub use keys::{PubKey, SecKey};
 pub use memory::{peak_rss_bytes, retain_freed_memory};
+pub use pools::{EncryptionPool, PoolFile, MAX_POOL_SIZE};
 pub use self_test::self_test;
 pub use serialization::size_limits::{
     read_at_most, read_file_at_most, ObjectKind, MAX_CONTEXT_BYTES,

@@ -1,5 +1,6 @@
 //! Little-endian `u64` limbs, the form big integers take between Rust and the engine: shared by
-//! the context, the field conversions and the plaintext NTTs, and importing none of them.
+//! the context, the field conversions (`field_limbs.rs`) and the plaintext NTTs, and importing
+//! none of them.
 
 use ark_ff::PrimeField;
 

@@ -11,14 +11,15 @@
 //! `--witness-map` sets up Groth16's witness map (`he_fft::FourStepWitnessMap`, random `a`,
 //! `b` and `c = a b`) instead of the FFT; `run`, `single` and `verify` then run and check it.
 //!
-//! `make fft-mpi NP=4 FFT_ARGS="--size 1048576"` runs setup, run and verify. Each rank reads
-//! the context and keys from the shared directory, its own input ciphertexts
-//! (`input_<i>.bin`), and writes its outputs (`output_<j>.bin`); `run` prints one progress line
+//! `make fft-mpi NP=4 FFT_ARGS="--size 1048576"` runs setup, run and verify. The directory
+//! is `he_fft::protocol`'s exchange: `DIR/public/` (the request, context, keys, inputs
+//! `input-<i>.ct`, outputs `output-<j>.ct`, the reference `single-<j>.ct`, the owner's
+//! figures and the run's summary) and `DIR/owner/` (secret key and plain input, 0600). Each
+//! rank reads the context and keys, its own input ciphertexts, and writes its outputs; `run` prints one progress line
 //! per rank and step, and rank 0 a JSON line with every rank's time, peak memory and bytes.
 //! Exit status: 0 verified, 1 mismatch, 2 usage, I/O or engine error. A rank that dies ends
 //! the whole job (Open MPI's default), and mpirun names it.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,11 +31,11 @@ use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use clap::{Parser, Subcommand};
+use he_fft::protocol::{self, ExchangeDir, Job, OwnerJob, OwnerKeys, Request, Side};
 use he_fft::{
-    four_step_fft_context, witness_map_context, Direction, EncryptedTransform, FftOptions,
-    FourStepFft, FourStepWitnessMap, PlanOptions,
+    DiagonalCache, Direction, EncryptedTransform, FourStepFft, FourStepWitnessMap, Route,
 };
-use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey, SecKey, Zeroizing};
+use helib_rs::{Context, Ctxt, GaloisKeys, ObjectKind, PubKey};
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use serde::{Deserialize, Serialize};
 
@@ -96,28 +97,26 @@ enum Step {
     },
 }
 
-/// What setup fixes, for the other steps.
+/// The owner's figures, carried into the JSON of `run` and `verify` (`public/owner.json`:
+/// times and byte counts, nothing secret).
 #[derive(Serialize, Deserialize)]
-struct Params {
-    size: usize,
-    small: bool,
-    chains: usize,
-    /// Input ciphertexts (the witness map: of each of a and b).
-    ciphertexts: usize,
-    /// Groth16's witness map instead of the FFT.
-    #[serde(default)]
-    witness_map: bool,
-    /// The owner's figures, carried into the JSON of `run` and `verify`.
+struct OwnerFigures {
     keygen_s: f64,
     encrypt_s: f64,
     upload_bytes: u64,
     galois_key_bytes: u64,
 }
 
-impl Params {
-    fn options(&self) -> FftOptions {
-        FftOptions::default().with_plan(PlanOptions::default().with_chains(self.chains))
-    }
+/// The owner's figures file in `public/`.
+const FIGURES_FILE: &str = "owner.json";
+/// The run's summary in `public/`.
+const SUMMARY_FILE: &str = "run.json";
+/// The owner's plain input in `owner/` (0600).
+const PLAIN_FILE: &str = "x.bin";
+
+/// The single-process reference output `j`.
+fn single_name(j: usize) -> String {
+    format!("single-{j}.ct")
 }
 
 /// One rank's figures, gathered by rank 0.
@@ -181,48 +180,48 @@ fn with_threads(
 /// The job's own small files (parameters, the run's summary).
 const MAX_JSON_BYTES: u64 = 1 << 16;
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), BoxError> {
-    let path = dir.join(name);
-    fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()).into())
-}
-
-/// The input ciphertexts `indices`, validated against `pk`.
+/// The input ciphertexts `indices` in `public/`, validated against `pk`.
 fn read_inputs(
-    dir: &Path,
+    dir: &ExchangeDir,
     pk: &PubKey,
     indices: std::ops::Range<usize>,
 ) -> Result<Vec<Ctxt>, BoxError> {
     indices
         .map(|i| {
-            let name = format!("input_{i}.bin");
+            let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
             Ok(Ctxt::from_bytes(
                 pk,
                 &pk.context()
-                    .read_object_file(&dir.join(&name), ObjectKind::Ciphertext)?,
+                    .read_object_file(&path, ObjectKind::Ciphertext)?,
             )?)
         })
         .collect()
 }
 
-fn context(small: bool, n: usize, witness_map: bool) -> helib_rs::Result<Context> {
-    if small {
-        // Far below 128-bit security: for tests only, and said so.
-        let bits = if witness_map {
-            he_fft::four_step_witness_map_ciphertext_bits(2048, 254, n)
-        } else {
-            he_fft::four_step_ciphertext_bits(2048, 254, n)
-        };
-        Context::builder()
-            .ring_degree(2048)
-            .plaintext_field::<Fr>()
-            .ciphertext_bits(bits)
-            .allow_insecure(true)
-            .build()
-    } else if witness_map {
-        witness_map_context::<Fr>(n)
+/// A JSON file of the job's own (figures, the run's summary) in `public/`, or `None`.
+fn read_json<T: serde::de::DeserializeOwned>(dir: &ExchangeDir, name: &str) -> Option<T> {
+    helib_rs::read_file_at_most(&dir.path(Side::Public, name), MAX_JSON_BYTES)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+}
+
+/// What the owner asks for: the four-step FFT (forward) or the witness map of `n` points,
+/// with its giant-step chains fixed for every rank and for `single`.
+fn request(n: usize, small: bool, chains: usize, witness_map: bool) -> Request {
+    let job = if witness_map {
+        Job::WitnessMap
     } else {
-        four_step_fft_context::<Fr>(n)
+        Job::Fft {
+            direction: Direction::Forward,
+            route: Route::FourSteps,
+        }
+    };
+    let mut request = Request::new(job, n);
+    request.chains = Some(chains);
+    if small {
+        request = request.on_toy_ring();
     }
+    request
 }
 
 /// What the owner set up: the four-step FFT, or the witness map.
@@ -232,20 +231,20 @@ enum Transform {
 }
 
 impl Transform {
-    fn new(ctx: &Context, params: &Params) -> helib_rs::Result<Self> {
-        Ok(if params.witness_map {
-            Transform::WitnessMap(Box::new(FourStepWitnessMap::new(
+    fn new(ctx: &Context, request: &Request) -> helib_rs::Result<Self> {
+        let options = request.options(DiagonalCache::Never);
+        Ok(match request.job {
+            Job::WitnessMap => Transform::WitnessMap(Box::new(FourStepWitnessMap::new(
                 ctx,
-                params.size,
-                &params.options(),
-            )?))
-        } else {
-            Transform::Fft(Box::new(FourStepFft::new(
+                request.size,
+                &options,
+            )?)),
+            Job::Fft { direction, .. } => Transform::Fft(Box::new(FourStepFft::new(
                 ctx,
-                params.size,
-                Direction::Forward,
-                &params.options(),
-            )?))
+                request.size,
+                direction,
+                &options,
+            )?)),
         })
     }
 
@@ -258,12 +257,12 @@ impl Transform {
 
     /// Input ciphertexts: the FFT's, or of each of a and b.
     fn ciphertexts(&self) -> usize {
-        self.as_dyn().num_input_ciphertexts()
+        self.as_dyn().info().input_ciphertexts
     }
 
     /// Input files: the witness map's are a's, then b's.
     fn input_files(&self) -> usize {
-        self.as_dyn().num_inputs() * self.ciphertexts()
+        self.as_dyn().info().total_input_ciphertexts()
     }
 
     /// Output ciphertexts.
@@ -284,7 +283,7 @@ impl Transform {
 
 /// The transform and the public material every rank reads.
 struct Shared {
-    params: Params,
+    request: Request,
     ctx: Context,
     pk: PubKey,
     /// Read only by the steps that compute.
@@ -292,32 +291,26 @@ struct Shared {
     transform: Transform,
 }
 
-fn load_shared(dir: &Path, with_keys: bool) -> Result<Shared, BoxError> {
-    let params: Params = serde_json::from_slice(&helib_rs::read_file_at_most(
-        &dir.join("params.json"),
-        MAX_JSON_BYTES,
-    )?)?;
-    // The context the parameters give, compared with the file's bytes: a context file is never
+fn load_shared(dir: &ExchangeDir, with_keys: bool) -> Result<Shared, BoxError> {
+    let request = dir.read_request(Side::Public)?;
+    // The context the request gives, compared with the file's bytes: a context file is never
     // built as it stands.
-    let ctx = context(params.small, params.size, params.witness_map)?;
-    ctx.check_context_file(&dir.join("context.bin"))
-        .map_err(|e| format!("{e}, the context params.json describes"))?;
-    let pk = PubKey::from_bytes(
-        &ctx,
-        &ctx.read_object_file(&dir.join("pubkey.bin"), ObjectKind::PublicKey)?,
-    )?;
+    let ctx = request.context::<Fr>()?;
+    ctx.check_context_file(&dir.path(Side::Public, protocol::CONTEXT_FILE))
+        .map_err(|e| format!("{e}, the context the request describes ({request})"))?;
+    let pk = dir.read_public_key(&ctx, Side::Public)?;
     let gk = if with_keys {
-        let bytes = ctx.read_key_set_file(&dir.join("galois.bin"))?;
-        Some(GaloisKeys::from_bytes(&ctx, &bytes)?)
+        let path = dir.path(Side::Public, protocol::GALOIS_KEYS_FILE);
+        Some(GaloisKeys::from_bytes(
+            &ctx,
+            &ctx.read_key_set_file(&path)?,
+        )?)
     } else {
         None
     };
-    let transform = Transform::new(&ctx, &params)?;
-    if transform.ciphertexts() != params.ciphertexts {
-        return Err("params.json does not match the transform".into());
-    }
+    let transform = Transform::new(&ctx, &request)?;
     Ok(Shared {
-        params,
+        request,
         ctx,
         pk,
         gk,
@@ -336,27 +329,11 @@ fn setup(
     if chains == 0 {
         return Err("--chains must be at least 1".into());
     }
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let ctx = context(small, n, witness_map)?;
-    let mut params = Params {
-        size: n,
-        small,
-        chains,
-        ciphertexts: 0,
-        witness_map,
-        keygen_s: 0.0,
-        encrypt_s: 0.0,
-        upload_bytes: 0,
-        galois_key_bytes: 0,
-    };
-    let transform = Transform::new(&ctx, &params)?;
-    let fft = transform.as_dyn();
-    params.ciphertexts = transform.ciphertexts();
-    let t = Instant::now();
-    let sk = SecKey::generate(&ctx)?;
-    let pk = PubKey::generate(&sk)?;
-    let gk = GaloisKeys::generate(&sk, &fft.galois_steps())?;
-    let keygen = t.elapsed();
+    let request = request(n, small, chains, witness_map);
+    let job = OwnerJob::<Fr>::new(&request)?;
+    // The MPI ranks run the four-step routes only.
+    let ctx = request.context::<Fr>()?;
+    let transform = Transform::new(&ctx, &request)?;
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -364,52 +341,51 @@ fn setup(
     });
     let mut rng = StdRng::seed_from_u64(seed);
     // The FFT's vector, or the witness map's a then b (c = a b, the constraints holding).
-    let x: Vec<Fr> = (0..transform.as_dyn().num_inputs() * n)
-        .map(|_| Fr::rand(&mut rng))
-        .collect();
-    let t = Instant::now();
-    let mut inputs = Vec::new();
-    for part in x.chunks(n) {
-        inputs.extend(fft.encrypt_to_bytes(&sk, part)?);
-    }
-    let encrypt = t.elapsed();
-    let galois = gk.to_bytes()?;
-    params.keygen_s = keygen.as_secs_f64();
-    params.encrypt_s = encrypt.as_secs_f64();
-    params.galois_key_bytes = galois.len() as u64;
-    params.upload_bytes = inputs.iter().map(|b| b.len() as u64).sum();
-    write(dir, "params.json", &serde_json::to_vec(&params)?)?;
-    write(dir, "context.bin", &ctx.to_bytes()?)?;
-    write(dir, "pubkey.bin", &pk.to_bytes()?)?;
-    write(dir, "galois.bin", &galois)?;
-    helib_rs::write_private_file(&dir.join("secret.key"), &sk.to_bytes()?)?;
+    let inputs = job.transform().info().num_inputs;
+    let x: Vec<Fr> = (0..inputs * n).map(|_| Fr::rand(&mut rng)).collect();
+    let parts: Vec<&[Fr]> = x.chunks(n).collect();
+    let exchange = ExchangeDir::new(dir);
+    let report = job.write(&exchange, &parts)?;
+    let bytes_of = |name: &str| {
+        report
+            .files
+            .iter()
+            .filter(|(n, _)| n == name || (name == "input" && n.starts_with("input-")))
+            .map(|(_, b)| *b as u64)
+            .sum::<u64>()
+    };
+    let figures = OwnerFigures {
+        keygen_s: report.galois_keygen_time.as_secs_f64(),
+        encrypt_s: report.encrypt_time.as_secs_f64(),
+        upload_bytes: bytes_of("input"),
+        galois_key_bytes: bytes_of(protocol::GALOIS_KEYS_FILE),
+    };
+    exchange.write(Side::Public, FIGURES_FILE, &serde_json::to_vec(&figures)?)?;
     let mut plain = Vec::new();
     x.serialize_compressed(&mut plain)?;
-    helib_rs::write_private_file(&dir.join("x.bin"), &plain)?;
-    for (i, bytes) in inputs.iter().enumerate() {
-        write(dir, &format!("input_{i}.bin"), bytes)?;
-    }
+    exchange.write_secret(PLAIN_FILE, &plain)?;
     eprintln!(
         "setup: {} of n = {n}, {} input ciphertexts, N = {}, security {}{}; keys {:.1} s, \
          encryption {:.1} s, upload {:.1} MB (keys {:.1} MB), seed {seed}",
         transform.name(),
-        inputs.len(),
-        ctx.ring_degree(),
-        ctx.security_label(),
+        transform.input_files(),
+        report.ring_degree,
+        report.security,
         if small {
             " (--small: INSECURE toy ring)"
         } else {
             ""
         },
-        keygen.as_secs_f64(),
-        encrypt.as_secs_f64(),
-        params.upload_bytes as f64 / 1e6,
-        params.galois_key_bytes as f64 / 1e6,
+        figures.keygen_s,
+        figures.encrypt_s,
+        figures.upload_bytes as f64 / 1e6,
+        figures.galois_key_bytes as f64 / 1e6,
     );
     Ok(())
 }
 
 fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
+    let dir = &ExchangeDir::new(dir);
     let universe = mpi::initialize().ok_or("MPI is initialized already")?;
     let world = universe.world();
     let (ranks, rank) = (world.size() as usize, world.rank() as usize);
@@ -456,7 +432,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
     };
     let server = t.elapsed();
     for (j, y) in outputs.zip(&result.outputs) {
-        write(dir, &format!("output_{j}.bin"), &y.to_bytes()?)?;
+        dir.write(Side::Public, &ExchangeDir::output_name(j), &y.to_bytes()?)?;
     }
     let mine_figures = RankFigures {
         rank: rank as u64,
@@ -483,6 +459,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
         mine_figures.second_step_s,
     ];
     let root = world.process_at_rank(0);
+    let figures_of_owner: Option<OwnerFigures> = read_json(dir, FIGURES_FILE);
     if rank == 0 {
         let mut all = vec![0f64; fields.len() * ranks];
         root.gather_into_root(&fields[..], &mut all[..]);
@@ -502,7 +479,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
             })
             .collect();
         let summary = serde_json::json!({
-            "size": shared.params.size,
+            "size": shared.request.size,
             "transform": shared.transform.name(),
             "inverse": false,
             "route": "four-step, across MPI ranks",
@@ -514,17 +491,21 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
             "ciphertexts": cts,
             "he_fft_s": figures.iter().map(|f| f.server_s).fold(0.0, f64::max),
             "keys_ready_s": figures.iter().map(|f| f.keys_ready_s).fold(0.0, f64::max),
-            "keygen_s": shared.params.keygen_s,
-            "encrypt_s": shared.params.encrypt_s,
-            "upload_bytes": shared.params.upload_bytes,
-            "galois_key_bytes": shared.params.galois_key_bytes,
+            "keygen_s": figures_of_owner.as_ref().map(|f| f.keygen_s),
+            "encrypt_s": figures_of_owner.as_ref().map(|f| f.encrypt_s),
+            "upload_bytes": figures_of_owner.as_ref().map(|f| f.upload_bytes),
+            "galois_key_bytes": figures_of_owner.as_ref().map(|f| f.galois_key_bytes),
             "peak_rss_bytes": figures.iter().map(|f| f.peak_rss_bytes).max().unwrap_or(0),
             "per_rank": figures,
         });
-        write(dir, "run.json", serde_json::to_string(&summary)?.as_bytes())?;
+        dir.write(
+            Side::Public,
+            SUMMARY_FILE,
+            serde_json::to_string(&summary)?.as_bytes(),
+        )?;
         eprintln!(
             "run: {ranks} rank(s), n = {}: {:.2} s (slowest rank)",
-            shared.params.size,
+            shared.request.size,
             summary["he_fft_s"].as_f64().unwrap_or(0.0)
         );
         if json {
@@ -537,6 +518,7 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
 }
 
 fn single(dir: &Path) -> Result<bool, BoxError> {
+    let dir = &ExchangeDir::new(dir);
     let shared = load_shared(dir, true)?;
     let x = read_inputs(dir, &shared.pk, 0..shared.transform.input_files())?;
     let t = Instant::now();
@@ -546,52 +528,45 @@ fn single(dir: &Path) -> Result<bool, BoxError> {
         .apply(shared.gk.as_ref().ok_or("no Galois keys")?, &x)?;
     eprintln!("single: one process, {:.2} s", t.elapsed().as_secs_f64());
     for (j, ct) in y.iter().enumerate() {
-        write(dir, &format!("single_{j}.bin"), &ct.to_bytes()?)?;
+        dir.write(Side::Public, &single_name(j), &ct.to_bytes()?)?;
     }
     Ok(true)
 }
 
 fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
-    let shared = load_shared(dir, false)?;
-    let secret = Zeroizing::new(
-        shared
-            .ctx
-            .read_object_file(&dir.join("secret.key"), ObjectKind::SecretKey)?,
-    );
-    let sk = SecKey::from_bytes(&shared.ctx, &secret)?;
+    let dir = &ExchangeDir::new(dir);
+    // The owner's own request, context and keys: nothing the server can write.
+    let kept = OwnerKeys::open::<Fr>(dir)?;
+    let transform = Transform::new(&kept.ctx, &kept.request)?;
+    let n = kept.request.size;
     // A length prefix and the 32-byte elements (a and b for the witness map).
-    let max_x = 8 + 2 * 32 * shared.params.size as u64;
+    let max_x = 8 + 2 * 32 * n as u64;
     let x = Vec::<Fr>::deserialize_compressed(
-        &helib_rs::read_file_at_most(&dir.join("x.bin"), max_x)?[..],
+        &helib_rs::read_file_at_most(&dir.path(Side::Owner, PLAIN_FILE), max_x)?[..],
     )?;
-    let cts = shared.transform.outputs();
+    let cts = transform.outputs();
     let mut outputs = Vec::with_capacity(cts);
     let mut download = 0u64;
     let mut identical = true;
     let mut compared = false;
     for j in 0..cts {
-        let bytes = shared
-            .ctx
-            .read_object_file(&dir.join(format!("output_{j}.bin")), ObjectKind::Ciphertext)?;
-        let single = format!("single_{j}.bin");
-        if let Ok(reference) = shared
-            .ctx
-            .read_object_file(&dir.join(&single), ObjectKind::Ciphertext)
-        {
+        let path = dir.path(Side::Public, &ExchangeDir::output_name(j));
+        let bytes = kept.ctx.read_object_file(&path, ObjectKind::Ciphertext)?;
+        let single = dir.path(Side::Public, &single_name(j));
+        if let Ok(reference) = kept.ctx.read_object_file(&single, ObjectKind::Ciphertext) {
             compared = true;
             identical &= reference == bytes;
         }
         download += bytes.len() as u64;
-        outputs.push(Ctxt::from_bytes(&shared.pk, &bytes)?);
+        outputs.push(Ctxt::from_bytes(&kept.pk, &bytes)?);
     }
     let t = Instant::now();
-    let y = shared.transform.as_dyn().decrypt(&sk, &outputs)?;
+    let y = transform.as_dyn().decrypt(&kept.sk, &outputs)?;
     let decrypt = t.elapsed();
-    let n = shared.params.size;
     let domain = Radix2EvaluationDomain::<Fr>::new(n).ok_or("no FFT domain of that size")?;
     let t = Instant::now();
     // The plain result, and for the witness map also the owner's O(n) check of h.
-    let (plain, checked) = match shared.transform {
+    let (plain, checked) = match transform {
         Transform::Fft(_) => (domain.fft(&x), true),
         Transform::WitnessMap(_) => {
             let (a, b) = x.split_at(n);
@@ -619,10 +594,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     );
     if json {
         let mut summary: serde_json::Value =
-            helib_rs::read_file_at_most(&dir.join("run.json"), MAX_JSON_BYTES)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .unwrap_or_else(|| serde_json::json!({}));
+            read_json(dir, SUMMARY_FILE).unwrap_or_else(|| serde_json::json!({}));
         summary["decrypt_s"] = decrypt.as_secs_f64().into();
         summary["download_bytes"] = download.into();
         summary["plain_fft_s"] = plain_fft.as_secs_f64().into();

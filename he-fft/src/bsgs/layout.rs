@@ -279,7 +279,7 @@ impl Layout {
     }
 
     /// The plaintext polynomial of each ciphertext.
-    fn encode_with<F: PrimeField>(
+    pub(crate) fn encode_with<F: PrimeField>(
         &self,
         encoder: &PeriodicEncoder<F>,
         x: &[F],

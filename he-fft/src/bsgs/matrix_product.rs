@@ -4,9 +4,13 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
 
-use crate::{EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformPlan};
+use crate::transform::required_keys;
+use crate::{
+    EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformInfo,
+    TransformPlan,
+};
 
 /// `y = M x` for a plaintext `m x n` matrix `M` and an encrypted vector `x` of `n` values:
 /// one BSGS product ([`TransformPlan`]) at one multiplicative level.
@@ -95,60 +99,52 @@ impl<F: FftField + PrimeField> MatrixProduct<F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
-    fn len(&self) -> usize {
-        self.shape.1
-    }
-    fn output_len(&self) -> usize {
-        self.shape.0
+    fn info(&self) -> TransformInfo {
+        TransformInfo {
+            name: "the matrix product",
+            len: self.shape.1,
+            output_len: self.shape.0,
+            num_inputs: 1,
+            input_ciphertexts: self.plan.input_layout().num_ciphertexts(),
+            output_ciphertexts: self.plan.output_layout().num_ciphertexts(),
+            levels: self.plan.levels(),
+            ciphertext_bits: crate::required_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.plan.input_layout().len(),
+            ),
+            context_helper: "fft_context",
+            progress_total: self.plan.progress_total(),
+            layout_tag: self.plan.input_tag(),
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
     }
-    fn name(&self) -> &'static str {
-        "the matrix product"
-    }
-    fn levels(&self) -> u32 {
-        self.plan.levels()
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::required_ciphertext_bits(
-            self.ctx.ring_degree(),
-            self.ctx.plaintext_bits(),
-            self.plan.input_layout().len(),
-        )
-    }
-    fn context_helper(&self) -> &'static str {
-        "fft_context"
+    fn cache_bytes(&self) -> u64 {
+        self.encoded.cache_bytes()
     }
     fn galois_steps(&self) -> GaloisSteps {
         self.plan.galois_steps()
     }
-    fn progress_total(&self) -> usize {
-        self.plan.progress_total()
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.encoded.cache_bytes()
-    }
-    fn num_input_ciphertexts(&self) -> usize {
-        self.plan.input_layout().num_ciphertexts()
-    }
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
         // The transform's encoder has the layout's row period: no second set of tables.
         self.plan
             .input_layout()
-            .encrypt_with(self.encoded.encoder(), pk, &self.padded(x)?)
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.plan
-            .input_layout()
-            .encrypt_to_bytes_with(self.encoded.encoder(), sk, &self.padded(x)?)
+            .encode_with(self.encoded.encoder(), &self.padded(x)?)
     }
     fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
         let mut values: Vec<F> = self.plan.output_layout().decrypt(&self.ctx, sk, y)?;
         values.truncate(self.shape.0);
         Ok(values)
     }
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let gk = required_keys(gk, "the matrix product")?;
         self.plan
             .execute_with_progress(&self.encoded, gk, x, progress)
     }
@@ -172,63 +168,6 @@ impl<F: FftField + PrimeField> MatrixProduct<F> {
         Ok(padded.into())
     }
 }
-
-/// `impl EncryptedTransform` for a type whose `product` field (a [`MatrixProduct`]) does the
-/// work, with its own name and context helper.
-macro_rules! transform_via_product {
-    ($ty:ident, $name:literal, $helper:literal) => {
-        impl<F: FftField + PrimeField> EncryptedTransform<F> for $ty<F> {
-            fn len(&self) -> usize {
-                self.product.len()
-            }
-            fn context(&self) -> &Context {
-                self.product.context()
-            }
-            fn name(&self) -> &'static str {
-                $name
-            }
-            fn levels(&self) -> u32 {
-                self.product.levels()
-            }
-            fn ciphertext_bits(&self) -> u32 {
-                self.product.ciphertext_bits()
-            }
-            fn context_helper(&self) -> &'static str {
-                $helper
-            }
-            fn galois_steps(&self) -> GaloisSteps {
-                self.product.galois_steps()
-            }
-            fn progress_total(&self) -> usize {
-                self.product.progress_total()
-            }
-            fn cache_bytes(&self) -> u64 {
-                self.product.cache_bytes()
-            }
-            fn num_input_ciphertexts(&self) -> usize {
-                self.product.num_input_ciphertexts()
-            }
-            fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-                self.product.encrypt(pk, x)
-            }
-            fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-                self.product.encrypt_to_bytes(sk, x)
-            }
-            fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
-                self.product.decrypt(sk, y)
-            }
-            fn compute(
-                &self,
-                gk: &GaloisKeys,
-                x: &[Ctxt],
-                progress: Progress<'_>,
-            ) -> Result<Vec<Ctxt>> {
-                self.product.compute(gk, x, progress)
-            }
-        }
-    };
-}
-pub(crate) use transform_via_product;
 
 impl<F: FftField + PrimeField> fmt::Debug for MatrixProduct<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

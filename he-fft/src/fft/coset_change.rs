@@ -4,11 +4,10 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Result};
 
-use crate::{
-    coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, Progress, TransformPlan,
-};
+use crate::transform::{DelegatingTransform, TransformInfo};
+use crate::{coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, TransformPlan};
 
 /// Evaluations on coset `from` to evaluations on coset `to` of the same size (either may be
 /// the subgroup itself): decrypting gives `to.fft(&from.ifft(e))` exactly.
@@ -90,16 +89,24 @@ impl<F: FftField + PrimeField> CosetChange<F> {
     }
 }
 
-crate::bsgs::matrix_product::transform_via_product!(
-    CosetChange,
-    "the coset change",
-    "coset_change_context"
-);
+impl<F: FftField + PrimeField> DelegatingTransform for CosetChange<F> {
+    type Field = F;
+    fn inner(&self) -> &dyn EncryptedTransform<F> {
+        &self.product
+    }
+    fn describe(&self, inner: TransformInfo) -> TransformInfo {
+        TransformInfo {
+            name: "the coset change",
+            context_helper: "coset_change_context",
+            ..inner
+        }
+    }
+}
 
 impl<F: FftField + PrimeField> fmt::Debug for CosetChange<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CosetChange")
-            .field("n", &self.len())
+            .field("n", &self.info().len)
             .field("product", &self.product)
             .finish()
     }

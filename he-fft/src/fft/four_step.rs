@@ -7,12 +7,13 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
     BatchEncoder, Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps,
-    PeriodicEncoder, PubKey, Result, SecKey,
+    PeriodicEncoder, Result, SecKey,
 };
 use rayon::prelude::*;
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::fft::matrices::subgroup;
+use crate::transform::{required_keys, TransformInfo};
 use crate::{Direction, EncryptedTransform, FftOptions, Layout, Progress, TwoStageFft};
 
 /// Plaintexts encoded at once per output ciphertext: bounds the memory of the first step
@@ -186,7 +187,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
 
     /// The row length `R`.
     pub fn row_len(&self) -> usize {
-        self.row_fft.len()
+        self.row_fft.input_layout().len()
     }
 
     /// The slot rows a vector spans, `c = n / R`.
@@ -218,6 +219,11 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             .map(move |pair| self.encoder.encode_poly(&pair[..row], &pair[row..])))
     }
 
+    /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
+    fn total_steps(&self) -> usize {
+        self.num_ciphertexts() * (1 + self.row_fft.total_steps())
+    }
+
     fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
         let c = self.num_ciphertexts();
         if cts.len() != c {
@@ -235,7 +241,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     fn run_steps(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
         self.check_count(x)?;
         self.check_step_keys(gk)?;
-        let total = self.progress_total();
+        let total = self.total_steps();
         let done = AtomicUsize::new(0);
         let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         let level = x.iter().map(Ctxt::level).min().unwrap_or(0);
@@ -467,26 +473,32 @@ impl<F: FftField + PrimeField> FirstStepSum<'_, F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
-    fn len(&self) -> usize {
-        self.n
+    fn info(&self) -> TransformInfo {
+        TransformInfo {
+            name: "the four-step FFT",
+            len: self.n,
+            output_len: self.n,
+            num_inputs: 1,
+            input_ciphertexts: self.num_ciphertexts(),
+            output_ciphertexts: self.num_ciphertexts(),
+            // The step across rows, then the row FFT's two.
+            levels: 1 + self.row_fft.info().levels,
+            ciphertext_bits: crate::four_step_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            context_helper: "four_step_fft_context",
+            progress_total: self.total_steps(),
+            layout_tag: 0,
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
     }
-    fn name(&self) -> &'static str {
-        "the four-step FFT"
+    fn cache_bytes(&self) -> u64 {
+        self.row_fft.cache_bytes()
     }
-    /// 3: the step across rows, then the row FFT's two.
-    fn levels(&self) -> u32 {
-        1 + self.row_fft.levels()
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::four_step_ciphertext_bits(self.ctx.ring_degree(), self.ctx.plaintext_bits(), self.n)
-    }
-    fn context_helper(&self) -> &'static str {
-        "four_step_fft_context"
-    }
-    /// The row FFT's keys and the row swap.
     /// The row swap of the first step, then the row FFTs' keys for the levels they run at.
     fn galois_steps(&self) -> GaloisSteps {
         let first = KeyStage {
@@ -498,26 +510,9 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
             .collect();
         staged_galois_steps(self.row_fft.context(), &stages)
     }
-    /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
-    fn progress_total(&self) -> usize {
-        self.num_ciphertexts() * (1 + self.row_fft.progress_total())
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.row_fft.cache_bytes()
-    }
-    fn num_input_ciphertexts(&self) -> usize {
-        self.num_ciphertexts()
-    }
     /// Row `rho` holds `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`.
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.row_pairs(x)?
-            .map(|poly| pk.encrypt_poly(&poly?))
-            .collect()
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.row_pairs(x)?
-            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
-            .collect()
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
+        self.row_pairs(x)?.collect()
     }
     fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
         self.check_count(y)?;
@@ -537,8 +532,13 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
         }
         Ok(out)
     }
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
-        self.run_steps(gk, x, progress)
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.run_steps(required_keys(gk, "the four-step FFT")?, x, progress)
     }
 }
 

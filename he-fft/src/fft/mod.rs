@@ -12,12 +12,13 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Result};
 
+use crate::transform::DelegatingTransform;
 use crate::{
     fft_context, four_step_ciphertext_bits, four_step_fft_context, required_ciphertext_bits,
     two_stage_ciphertext_bits, two_stage_fft_context, Direction, EncryptedTransform, FftOptions,
-    FourStepFft, OneProductFft, Progress, TwoStageFft,
+    FourStepFft, OneProductFft, TwoStageFft,
 };
 
 /// The smallest size at which two stages beat one product on their own contexts (docs/fft-routes.md,
@@ -276,59 +277,17 @@ impl<F: FftField + PrimeField> Fft<F> {
             Inner::FourSteps(f) => RouteTransform::FourSteps(f),
         }
     }
+}
 
-    /// The route's transform behind the common interface: what every call forwards to.
+/// Every call goes to the route's own transform.
+impl<F: FftField + PrimeField> DelegatingTransform for Fft<F> {
+    type Field = F;
     fn inner(&self) -> &dyn EncryptedTransform<F> {
         match &self.transform {
             Inner::OneProduct(f) => f.as_ref(),
             Inner::TwoStages(f) => f.as_ref(),
             Inner::FourSteps(f) => f.as_ref(),
         }
-    }
-}
-
-impl<F: FftField + PrimeField> EncryptedTransform<F> for Fft<F> {
-    fn len(&self) -> usize {
-        self.inner().len()
-    }
-    fn context(&self) -> &Context {
-        self.inner().context()
-    }
-    fn name(&self) -> &'static str {
-        self.inner().name()
-    }
-    fn levels(&self) -> u32 {
-        self.inner().levels()
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        self.inner().ciphertext_bits()
-    }
-    fn context_helper(&self) -> &'static str {
-        self.inner().context_helper()
-    }
-    fn galois_steps(&self) -> GaloisSteps {
-        self.inner().galois_steps()
-    }
-    fn progress_total(&self) -> usize {
-        self.inner().progress_total()
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.inner().cache_bytes()
-    }
-    fn num_input_ciphertexts(&self) -> usize {
-        self.inner().num_input_ciphertexts()
-    }
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        self.inner().encrypt(pk, x)
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.inner().encrypt_to_bytes(sk, x)
-    }
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
-        self.inner().decrypt(sk, y)
-    }
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
-        self.inner().compute(gk, x, progress)
     }
 }
 
@@ -351,7 +310,7 @@ impl<F: FftField + PrimeField> fmt::Debug for Fft<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Fft")
             .field("route", &self.route())
-            .field("n", &self.len())
+            .field("n", &self.info().len)
             .finish()
     }
 }

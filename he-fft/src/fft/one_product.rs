@@ -5,10 +5,11 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Result};
 
 use crate::fft::matrices::{domain_matrix, subgroup};
-use crate::{Direction, EncryptedTransform, FftOptions, MatrixProduct, Progress, TransformPlan};
+use crate::transform::{DelegatingTransform, TransformInfo};
+use crate::{Direction, EncryptedTransform, FftOptions, MatrixProduct, TransformPlan};
 
 /// An exact encrypted FFT (or inverse FFT) of one size on one context in one
 /// plaintext-matrix product: the fastest route up to `n = 2048`
@@ -117,11 +118,19 @@ impl<F: FftField + PrimeField> OneProductFft<F> {
     }
 }
 
-crate::bsgs::matrix_product::transform_via_product!(
-    OneProductFft,
-    "the one-product FFT",
-    "fft_context"
-);
+impl<F: FftField + PrimeField> DelegatingTransform for OneProductFft<F> {
+    type Field = F;
+    fn inner(&self) -> &dyn EncryptedTransform<F> {
+        &self.product
+    }
+    fn describe(&self, inner: TransformInfo) -> TransformInfo {
+        TransformInfo {
+            name: "the one-product FFT",
+            context_helper: "fft_context",
+            ..inner
+        }
+    }
+}
 
 impl<F: FftField + PrimeField> fmt::Debug for OneProductFft<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

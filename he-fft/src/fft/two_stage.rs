@@ -4,12 +4,13 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
 use crate::bsgs::plan::{DiagonalSet, Rows};
 use crate::fft::matrices::{powers_of, subgroup};
+use crate::transform::{required_keys, TransformInfo};
 use crate::{
     Direction, EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformPlan,
 };
@@ -252,7 +253,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// The split `(n1, n2)`: stage 1 does `n1` transforms of size `n2`, stage 2 `n2` of
     /// size `n1`.
     pub fn split(&self) -> (usize, usize) {
-        (self.n1, self.len() / self.n1)
+        (self.n1, self.input_layout().len() / self.n1)
     }
 
     /// The two stages' plans and encoded matrices, in execution order.
@@ -272,7 +273,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
 
     /// `x` as the first stage reads it: transposed for [`Transposed::Input`].
     fn input_order(&self, x: &[F]) -> Result<Vec<F>> {
-        let n = self.len();
+        let n = self.input_layout().len();
         if x.len() != n {
             return Err(Error::InvalidLength(format!(
                 "this transform takes {n} values, got {}",
@@ -301,6 +302,11 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         y
     }
 
+    /// Giant steps of both stages: what the progress callback counts to.
+    pub(crate) fn total_steps(&self) -> usize {
+        self.stages.iter().map(|(p, _)| p.progress_total()).sum()
+    }
+
     /// Fails with [`Error::MissingKey`] unless `gk` holds every key of both stages.
     pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.stages.iter().try_for_each(|(p, _)| p.check_keys(gk))
@@ -315,7 +321,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
         let [(p1, e1), (p2, e2)] = &self.stages;
-        let total = self.progress_total();
+        let total = self.total_steps();
         let done = p1.progress_total();
         let z = p1.execute_with_progress(e1, gk, x, &|d, _| progress(d, total))?;
         p2.execute_with_progress(e2, gk, &z, &|d, _| progress(done + d, total))
@@ -323,66 +329,55 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
-    fn len(&self) -> usize {
-        self.stages[0].0.input_layout().len()
+    fn info(&self) -> TransformInfo {
+        let n = self.stages[0].0.input_layout().len();
+        TransformInfo {
+            name: "the two-stage FFT",
+            len: n,
+            output_len: n,
+            num_inputs: 1,
+            input_ciphertexts: self.input_layout().num_ciphertexts(),
+            output_ciphertexts: self.output_layout().num_ciphertexts(),
+            levels: self.stages.iter().map(|(p, _)| p.levels()).sum(),
+            ciphertext_bits: crate::two_stage_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                n,
+            ),
+            context_helper: "two_stage_fft_context",
+            progress_total: self.total_steps(),
+            layout_tag: self.stages[0].0.input_tag(),
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
     }
-    fn name(&self) -> &'static str {
-        "the two-stage FFT"
-    }
-    fn levels(&self) -> u32 {
-        self.stages.iter().map(|(p, _)| p.levels()).sum()
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::two_stage_ciphertext_bits(
-            self.ctx.ring_degree(),
-            self.ctx.plaintext_bits(),
-            self.len(),
-        )
-    }
-    fn context_helper(&self) -> &'static str {
-        "two_stage_fft_context"
+    fn cache_bytes(&self) -> u64 {
+        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
     }
     /// Each stage's keys for the levels it runs at (the second stage's one level lower).
     fn galois_steps(&self) -> GaloisSteps {
         staged_galois_steps(&self.ctx, &self.key_stages())
     }
-    fn progress_total(&self) -> usize {
-        self.stages.iter().map(|(p, _)| p.progress_total()).sum()
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
-    }
-    fn num_input_ciphertexts(&self) -> usize {
-        self.input_layout().num_ciphertexts()
-    }
-    /// Encrypts `x` (natural order), in transposed order for a [`Transposed::Input`]
-    /// transform.
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        let mut cts = self.stages[0].0.input_layout().encrypt_with(
-            self.stages[0].1.encoder(),
-            pk,
-            &self.input_order(x)?,
-        )?;
-        let tag = self.stages[0].0.input_tag();
-        cts.iter_mut().for_each(|ct| ct.set_layout_tag(tag));
-        Ok(cts)
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.stages[0].0.input_layout().encrypt_to_bytes_with(
-            self.stages[0].1.encoder(),
-            sk,
-            &self.input_order(x)?,
-        )
+    /// `x` (natural order) laid out for the first stage, in transposed order for a
+    /// [`Transposed::Input`] transform.
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
+        let (plan, encoded) = &self.stages[0];
+        plan.input_layout()
+            .encode_with(encoded.encoder(), &self.input_order(x)?)
     }
     /// The `n` values of `domain.fft(x)` (or `ifft`) in natural order.
     fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
         let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, y)?;
         Ok(self.natural_order(slots))
     }
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let gk = required_keys(gk, "the two-stage FFT")?;
         self.check_keys(gk)?;
         self.run_stages(gk, x, progress)
     }
@@ -478,7 +473,7 @@ fn stage_matrices<F: FftField + PrimeField>(
 impl<F: FftField + PrimeField> fmt::Debug for TwoStageFft<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TwoStageFft")
-            .field("n", &self.len())
+            .field("n", &self.input_layout().len())
             .field("split", &self.split())
             .field("direction", &self.direction)
             .field("transposed", &self.transposed)

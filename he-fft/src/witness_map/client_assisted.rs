@@ -5,11 +5,11 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
 
 use crate::fft::matrices::subgroup;
-use crate::transform::{ensure_budget, single};
-use crate::{EncryptedTransform, Progress};
+use crate::transform::single;
+use crate::{EncryptedTransform, Progress, TransformInfo};
 
 /// Groth16's witness map with the client's help: the owner interpolates `a` and `b` itself
 /// (two inverse FFTs of size `n` in the clear, `O(n log n)`) and encrypts the coefficients of
@@ -40,7 +40,7 @@ use crate::{EncryptedTransform, Progress};
 /// let b: Vec<Fr> = (11..=18u64).map(Fr::from).collect();
 /// let mut x = map.encrypt(&pk, &a)?;
 /// x.extend(map.encrypt(&pk, &b)?);
-/// let h = map.multiply(&x)?; // the server's step: no Galois keys
+/// let h = map.apply_with(None, &x, &|_, _| {})?; // the server's step: no Galois keys
 /// let h = map.decrypt(&sk, &h)?;
 /// assert_eq!(h.len(), 8);
 /// # Ok(())
@@ -67,31 +67,10 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
         })
     }
 
-    /// The server's step, which needs no Galois keys: the product of the encrypted `A` and
-    /// `B` (one ciphertext each, in that order), with the noise budget checked as
-    /// [`apply`](EncryptedTransform::apply) does.
-    pub fn multiply(&self, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        let h = self.product(x)?;
-        ensure_budget(self, &h)?;
-        Ok(h)
-    }
-
-    fn product(&self, x: &[Ctxt]) -> Result<Vec<Ctxt>> {
-        let [a, b] = x else {
-            return Err(Error::InvalidLength(format!(
-                "the client-assisted witness map takes two ciphertexts (a, b), got {}",
-                x.len()
-            )));
-        };
-        let mut h = a.checked_mul(b)?;
-        h.mod_switch_to_natural_level()?;
-        Ok(vec![h])
-    }
-
     /// The plaintext polynomial `A(Y)` of the evaluations `x` on the subgroup: the owner's
     /// inverse FFT, with coefficient `i` at `X^(k i)`, `k = N / 2n`.
     fn polynomial(&self, x: &[F]) -> Result<Vec<F>> {
-        let n = self.len();
+        let n = self.domain.size();
         if x.len() != n {
             return Err(Error::InvalidLength(format!(
                 "this witness map takes {n} evaluations, got {}",
@@ -108,64 +87,70 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMap<F> {
-    /// The domain size `n`.
-    fn len(&self) -> usize {
-        self.domain.size()
+    /// The domain size `n`; one level, the product.
+    fn info(&self) -> TransformInfo {
+        let n = self.domain.size();
+        TransformInfo {
+            name: "the client-assisted witness map",
+            len: n,
+            output_len: n,
+            num_inputs: 2,
+            input_ciphertexts: 1,
+            output_ciphertexts: 1,
+            levels: 1,
+            ciphertext_bits: crate::client_assisted_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+            ),
+            context_helper: "client_assisted_context",
+            progress_total: 1,
+            layout_tag: 0,
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
-    }
-    fn name(&self) -> &'static str {
-        "the client-assisted witness map"
-    }
-    fn levels(&self) -> u32 {
-        1
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::client_assisted_ciphertext_bits(self.ctx.ring_degree(), self.ctx.plaintext_bits())
-    }
-    fn context_helper(&self) -> &'static str {
-        "client_assisted_context"
     }
     /// None.
     fn galois_steps(&self) -> GaloisSteps {
         GaloisSteps::new()
     }
-    fn progress_total(&self) -> usize {
-        1
-    }
-    /// `a` and `b`.
-    fn num_inputs(&self) -> usize {
-        2
-    }
-    /// Encrypts `a` or `b` (the `n` evaluations on the subgroup): the owner's inverse FFT,
-    /// then public-key encryption of the polynomial.
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        Ok(vec![pk.encrypt_poly(&self.polynomial(x)?)?])
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        Ok(vec![sk.encrypt_poly_to_bytes(&self.polynomial(x)?)?])
+    /// `a` or `b` (the `n` evaluations on the subgroup): the owner's inverse FFT.
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
+        Ok(vec![self.polynomial(x)?])
     }
     /// The `n` coefficients of `h`.
     fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
         crate::witness_map::one_ciphertext::decrypt_quotient(
             sk,
             single(h, "the result")?,
-            self.len(),
+            self.domain.size(),
         )
     }
-    /// [`multiply`](ClientAssistedWitnessMap::multiply); `gk` is not used.
-    fn compute(&self, _gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
-        let h = self.product(x)?;
+    /// The product of the encrypted `A` and `B` (one ciphertext each, in that order); any
+    /// keys given are not used.
+    fn compute(
+        &self,
+        _gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let [a, b] = x else {
+            return Err(Error::InvalidLength(format!(
+                "the client-assisted witness map takes two ciphertexts (a, b), got {}",
+                x.len()
+            )));
+        };
+        let mut h = a.checked_mul(b)?;
+        h.mod_switch_to_natural_level()?;
         progress(1, 1);
-        Ok(h)
+        Ok(vec![h])
     }
 }
 
 impl<F: FftField + PrimeField> fmt::Debug for ClientAssistedWitnessMap<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ClientAssistedWitnessMap")
-            .field("n", &self.len())
+            .field("n", &self.domain.size())
             .finish()
     }
 }

@@ -7,7 +7,7 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::EvaluationDomain;
 use helib_rs::{
     Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder,
-    PubKey, Result, SecKey,
+    Result, SecKey,
 };
 use rayon::prelude::*;
 
@@ -15,6 +15,7 @@ use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
 use crate::fft::four_step::lowered_with_partners;
 use crate::fft::matrices::subgroup;
+use crate::transform::{required_keys, TransformInfo};
 use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
 /// Plaintexts encoded at once in the first step: bounds its memory (each is a full-size
@@ -85,6 +86,8 @@ pub struct FourStepWitnessMap<F: FftField + PrimeField> {
     c_inv: F,
     /// Row pairs into plaintext polynomials.
     encoder: PeriodicEncoder<F>,
+    /// The layout tag of this map's inputs: row pairs, the odd row half-rotated.
+    input_tag: u64,
 }
 
 impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
@@ -112,12 +115,13 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                 Error::InvalidArgument("the field's characteristic divides c".into())
             })?,
             encoder: PeriodicEncoder::new(ctx, row, None)?,
+            input_tag: Layout::new(n, ctx.ring_degree())?.tag(Order::pairs_half_rotated()),
         })
     }
 
     /// The row length `R = N/2`.
     pub fn row_len(&self) -> usize {
-        self.rows.len()
+        self.rows.info().len
     }
 
     /// The polyphase components (slot rows) `c = n / R`.
@@ -137,11 +141,6 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
 
     fn half_row(&self) -> usize {
         self.row_len() / 2
-    }
-
-    /// The layout tag of this map's inputs: row pairs, the odd row half-rotated.
-    fn input_tag(&self) -> Result<u64> {
-        Ok(Layout::new(self.n, self.ctx.ring_degree())?.tag(Order::pairs_half_rotated()))
     }
 
     fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
@@ -168,9 +167,9 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         b: &[Ctxt],
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
-        self.check_inputs(gk, a, b)?;
-        let total = self.progress_total();
-        let per_row = self.rows.progress_total();
+        self.check_keys(gk)?;
+        let total = self.total_steps();
+        let per_row = self.rows.total_steps();
         let level = |x: &[Ctxt]| x.iter().map(Ctxt::level).min().unwrap_or(0);
         let (low_a, partners_a) = self.with_partners(gk, a, level(a))?;
         let (low_b, partners_b) = self.with_partners(gk, b, level(b))?;
@@ -217,7 +216,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         k: usize,
         progress: Progress<'_>,
     ) -> Result<(Ctxt, Ctxt)> {
-        let terms = 2 * self.num_input_ciphertexts();
+        let terms = self.num_rows();
         if k >= self.num_rows() || ta.len() != terms || tb.len() != terms {
             return Err(Error::InvalidArgument(format!(
                 "component {k} of {} from {} and {} terms ({terms} each expected)",
@@ -226,7 +225,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                 tb.len()
             )));
         }
-        let per_row = self.rows.progress_total();
+        let per_row = self.rows.total_steps();
         let (va, vb) = self.across(ta, tb, k)?;
         // One input after the other: each stage already runs its giant-step chains on every
         // thread. Measured at n = 131072 on two threads: 17.9 GB peak this way against
@@ -260,27 +259,12 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         self.products_of(components, outputs, done)
     }
 
-    fn check_inputs(&self, gk: &GaloisKeys, a: &[Ctxt], b: &[Ctxt]) -> Result<()> {
-        let expected = self.num_input_ciphertexts();
-        for x in [a, b] {
-            if x.len() != expected {
-                return Err(Error::InvalidLength(format!(
-                    "this witness map takes {expected} ciphertexts per input, got {}",
-                    x.len()
-                )));
-            }
-        }
-        let tag = self.input_tag()?;
-        if a.iter()
-            .chain(b)
-            .any(|ct| ct.layout_tag() != 0 && ct.layout_tag() != tag)
-        {
-            return Err(Error::Mismatch(
-                "an input is laid out for another transform (encrypt it with \
-                 FourStepWitnessMap::encrypt)"
-                    .into(),
-            ));
-        }
+    /// Every component's three stages on both inputs, and one per result.
+    fn total_steps(&self) -> usize {
+        self.num_rows() * (self.rows.total_steps() + 1)
+    }
+
+    fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.rows.check_keys(gk)?;
         if !gk.has_row_swap() || !gk.has_step(self.half_row() as i64) {
             return Err(Error::MissingKey(format!(
@@ -411,31 +395,34 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
-    /// The domain size `n`: of `a`, `b` and of the result `h`.
-    fn len(&self) -> usize {
-        self.n
+    /// The domain size `n` is the length of `a`, `b` and of the result `h`, whose `c`
+    /// ciphertexts come from `c / 2` per input; the levels are the step across rows, the
+    /// three stages and the product.
+    fn info(&self) -> TransformInfo {
+        TransformInfo {
+            name: "the four-step witness map",
+            len: self.n,
+            output_len: self.n,
+            num_inputs: 2,
+            input_ciphertexts: self.num_rows() / 2,
+            output_ciphertexts: self.num_rows(),
+            levels: 1 + self.rows.info().levels,
+            ciphertext_bits: crate::four_step_witness_map_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            context_helper: "witness_map_context",
+            progress_total: self.total_steps(),
+            layout_tag: self.input_tag,
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
     }
-    fn name(&self) -> &'static str {
-        "the four-step witness map"
+    fn cache_bytes(&self) -> u64 {
+        self.rows.cache_bytes()
     }
-    /// The step across rows, the three stages and the product.
-    fn levels(&self) -> u32 {
-        1 + self.rows.levels()
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::four_step_witness_map_ciphertext_bits(
-            self.ctx.ring_degree(),
-            self.ctx.plaintext_bits(),
-            self.n,
-        )
-    }
-    fn context_helper(&self) -> &'static str {
-        "witness_map_context"
-    }
-    /// The row map's, the row swap and the rotation by `R/2`.
     /// The first step's row swap and rotation by `R/2`, then the row map's keys for the
     /// levels its stages run at.
     fn galois_steps(&self) -> GaloisSteps {
@@ -448,38 +435,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
             .collect();
         staged_galois_steps(self.rows.context(), &stages)
     }
-    /// Every component's three stages on both inputs, and one per result.
-    fn progress_total(&self) -> usize {
-        self.num_rows() * (self.rows.progress_total() + 1)
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.rows.cache_bytes()
-    }
-    /// `a` and `b`.
-    fn num_inputs(&self) -> usize {
-        2
-    }
-    /// `c / 2`.
-    fn num_input_ciphertexts(&self) -> usize {
-        self.num_rows() / 2
-    }
-    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order) into
-    /// `c / 2` ciphertexts: ciphertext `q` holds row `2q` (values `2qR ..`) in slot row 0 and
-    /// row `2q + 1` rotated by `R/2` in slot row 1.
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
-        let tag = self.input_tag()?;
-        self.row_pairs(x)?
-            .map(|poly| {
-                let mut ct = pk.encrypt_poly(&poly?)?;
-                ct.set_layout_tag(tag);
-                Ok(ct)
-            })
-            .collect()
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        self.row_pairs(x)?
-            .map(|poly| sk.encrypt_poly_to_bytes(&poly?))
-            .collect()
+    /// `a` or `b` (exactly `n` values, the evaluations on `H` in natural order) in `c / 2`
+    /// ciphertexts: ciphertext `q` holds row `2q` (values `2qR ..`) in slot row 0 and row
+    /// `2q + 1` rotated by `R/2` in slot row 1.
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
+        self.row_pairs(x)?.collect()
     }
     /// The `n` coefficients of `h` from the `c` results.
     fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
@@ -501,16 +461,15 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     }
     /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (`c / 2`
     /// ciphertexts each, `a`'s first, under one public key).
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
-        let k = self.num_input_ciphertexts();
-        if x.len() != 2 * k {
-            return Err(Error::InvalidLength(format!(
-                "this witness map takes {k} ciphertexts per input, {} in all, got {}",
-                2 * k,
-                x.len()
-            )));
-        }
-        self.run(gk, &x[..k], &x[k..], progress)
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let gk = required_keys(gk, "the four-step witness map")?;
+        let (a, b) = x.split_at(x.len() / 2);
+        self.run(gk, a, b, progress)
     }
 }
 

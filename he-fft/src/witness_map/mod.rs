@@ -8,18 +8,18 @@ pub(crate) mod matrices;
 pub(crate) mod one_ciphertext;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, Result};
+use helib_rs::{Context, Result};
 
 use crate::{
-    ClientAssistedWitnessMap, EncryptedTransform, FftOptions, FourStepWitnessMap, Progress,
-    WitnessMap,
+    ClientAssistedWitnessMap, EncryptedTransform, FftOptions, FourStepWitnessMap, WitnessMap,
 };
 
 /// Groth16's witness map `h = (A B - C) / Z_H` on ciphertexts, whichever route computes it:
 /// the owner encrypts `a` and `b` (the evaluations of `A` and `B` on `H`) with
 /// [`encrypt`](EncryptedTransform::encrypt), the server runs
-/// [`witness_map`](Self::witness_map) on their ciphertexts (`a`'s, then `b`'s), the owner
-/// decrypts `h` with [`decrypt`](EncryptedTransform::decrypt).
+/// [`apply_with`](EncryptedTransform::apply_with) on their ciphertexts (`a`'s, then `b`'s;
+/// no Galois keys on the client-assisted route), the owner decrypts `h` with
+/// [`decrypt`](EncryptedTransform::decrypt).
 ///
 /// Implemented by [`WitnessMap`] (`n <= N/2`), [`FourStepWitnessMap`] (`n >= N`) and
 /// [`ClientAssistedWitnessMap`] (the owner interpolates; no Galois keys).
@@ -44,7 +44,7 @@ use crate::{
 ///     let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
 ///     let mut x = map.encrypt(&pk, &a)?;
 ///     x.extend(map.encrypt(&pk, &b)?);
-///     let h = map.witness_map(Some(&gk), &x, &|_, _| {})?;
+///     let h = map.apply(&gk, &x)?;
 ///     let h = map.decrypt(&sk, &h)?;
 ///     let domain = ark_poly::Radix2EvaluationDomain::<Fr>::new(n).unwrap();
 ///     he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("h is the quotient");
@@ -55,29 +55,6 @@ use crate::{
 pub trait EncryptedWitnessMap<F: FftField + PrimeField>: EncryptedTransform<F> {
     /// A short name of the route, for reports.
     fn route_name(&self) -> &'static str;
-
-    /// Ciphertexts in the encrypted result.
-    fn num_result_ciphertexts(&self) -> usize {
-        1
-    }
-
-    /// The server's computation: the encrypted `h` from the ciphertexts of `a` then `b`, with
-    /// the Galois keys of [`galois_steps`](EncryptedTransform::galois_steps) (`None` is
-    /// [`Error::MissingKey`] on the routes that need some) and a progress callback
-    /// `(steps done, total)`. Checks as [`apply`](EncryptedTransform::apply) does.
-    fn witness_map(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        let gk = gk.ok_or_else(|| {
-            Error::MissingKey(
-                "the server-only witness map needs Galois keys, and none were given".into(),
-            )
-        })?;
-        self.apply_with_progress(gk, x, progress)
-    }
 }
 
 /// The server-only witness map for domain size `n` on `ctx`: [`WitnessMap`] when `n <= N/2`,
@@ -109,24 +86,10 @@ impl<F: FftField + PrimeField> EncryptedWitnessMap<F> for FourStepWitnessMap<F> 
     fn route_name(&self) -> &'static str {
         "server-only, four-step"
     }
-    fn num_result_ciphertexts(&self) -> usize {
-        self.num_rows()
-    }
 }
 
 impl<F: FftField + PrimeField> EncryptedWitnessMap<F> for ClientAssistedWitnessMap<F> {
     fn route_name(&self) -> &'static str {
         "client-assisted"
-    }
-    /// [`multiply`](ClientAssistedWitnessMap::multiply), with or without keys.
-    fn witness_map(
-        &self,
-        _gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        let h = self.multiply(x)?;
-        progress(1, 1);
-        Ok(h)
     }
 }

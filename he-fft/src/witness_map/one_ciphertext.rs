@@ -4,14 +4,13 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{
-    Computation, Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey,
-};
+use helib_rs::{Computation, Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::plan::{DiagonalSet, Rows};
 use crate::fft::matrices::subgroup;
 use crate::transform::single;
+use crate::transform::{required_keys, TransformInfo};
 use crate::witness_map::matrices::{points_pow, slot_points, stage_matrices};
 use crate::{
     EncodedTransform, EncryptedTransform, FftOptions, PlanOptions, Progress, TransformPlan,
@@ -344,62 +343,43 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
-    /// The domain size `n`: of `a`, `b` and of the result `h`.
-    fn len(&self) -> usize {
-        self.n
+    /// The domain size `n` is the length of `a`, `b` and of the result `h`; four levels: three
+    /// plaintext products and one ciphertext product.
+    fn info(&self) -> TransformInfo {
+        TransformInfo {
+            name: "the witness map",
+            len: self.n,
+            output_len: self.n,
+            num_inputs: 2,
+            input_ciphertexts: 1,
+            output_ciphertexts: 1,
+            levels: 4,
+            ciphertext_bits: crate::witness_map_ciphertext_bits(
+                self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
+                self.n,
+            ),
+            context_helper: "witness_map_context",
+            progress_total: self.total_steps(),
+            layout_tag: self.input_tag(),
+        }
     }
     fn context(&self) -> &Context {
         &self.ctx
     }
-    fn name(&self) -> &'static str {
-        "the witness map"
-    }
-    /// 4: three plaintext products and one ciphertext product.
-    fn levels(&self) -> u32 {
-        4
-    }
-    fn ciphertext_bits(&self) -> u32 {
-        crate::witness_map_ciphertext_bits(
-            self.ctx.ring_degree(),
-            self.ctx.plaintext_bits(),
-            self.n,
-        )
-    }
-    fn context_helper(&self) -> &'static str {
-        "witness_map_context"
+    fn cache_bytes(&self) -> u64 {
+        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
     }
     /// The three stages' keys, each for the levels its stages run at (the product needs the
     /// relinearization key every public key carries).
     fn galois_steps(&self) -> GaloisSteps {
         staged_galois_steps(&self.ctx, &self.key_stages())
     }
-    /// Giant steps in all, both inputs.
-    fn progress_total(&self) -> usize {
-        self.runs()
-            * self
-                .stages
-                .iter()
-                .map(|(p, _)| p.progress_total())
-                .sum::<usize>()
-    }
-    fn cache_bytes(&self) -> u64 {
-        self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
-    }
-    /// `a` and `b`.
-    fn num_inputs(&self) -> usize {
-        2
-    }
-    /// Encrypts `a` or `b` (exactly `n` values, the evaluations on `H` in natural order).
-    fn encrypt(&self, pk: &PubKey, x: &[F]) -> Result<Vec<Ctxt>> {
+    /// `a` or `b` (exactly `n` values, the evaluations on `H` in natural order).
+    fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
         let x = self.input_vector(x)?;
         let (plan, encoded) = &self.stages[0];
-        plan.input_layout().encrypt_with(encoded.encoder(), pk, &x)
-    }
-    fn encrypt_to_bytes(&self, sk: &SecKey, x: &[F]) -> Result<Vec<Vec<u8>>> {
-        let x = self.input_vector(x)?;
-        let (plan, encoded) = &self.stages[0];
-        plan.input_layout()
-            .encrypt_to_bytes_with(encoded.encoder(), sk, &x)
+        plan.input_layout().encode_with(encoded.encoder(), &x)
     }
     /// The `n` coefficients of `h` (the last is 0 when the constraints hold, as in
     /// ark-groth16's result).
@@ -413,7 +393,13 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     }
     /// The encrypted quotient from the encrypted `a` and `b` (one ciphertext each, in that
     /// order, under one public key).
-    fn compute(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
+    fn compute(
+        &self,
+        gk: Option<&GaloisKeys>,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let gk = required_keys(gk, "the witness map")?;
         self.check_keys(gk)?;
         let [a, b] = x else {
             return Err(Error::InvalidLength(format!(
@@ -421,7 +407,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
                 x.len()
             )));
         };
-        let total = self.progress_total();
+        let total = self.total_steps();
         if self.is_packed() {
             return Ok(vec![
                 self.packed_product(gk, a, b, &|d, _| progress(d, total))?
@@ -454,6 +440,16 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         Ok(())
     }
 
+    /// Giant steps in all, both inputs.
+    pub(crate) fn total_steps(&self) -> usize {
+        self.runs()
+            * self
+                .stages
+                .iter()
+                .map(|(p, _)| p.progress_total())
+                .sum::<usize>()
+    }
+
     /// The layout tag the first stage's input must carry.
     pub(crate) fn input_tag(&self) -> u64 {
         self.stages[0].0.input_tag()
@@ -469,17 +465,6 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         b: &Ctxt,
         progress: Progress<'_>,
     ) -> Result<Ctxt> {
-        let expected = self.input_tag();
-        if [a, b]
-            .iter()
-            .any(|c| c.layout_tag() != 0 && c.layout_tag() != expected)
-        {
-            return Err(Error::InvalidArgument(
-                "the witness map's inputs were not encrypted for it (another size or route); \
-                 encrypt a and b with this map's encrypt"
-                    .into(),
-            ));
-        }
         // Each input sits as (x, 0) in row 0 and (0, x) in row 1, so the row swap (whose key
         // the first stage needs anyway) moves b into the second half.
         // The join and the separation are single rotations: the pool's threads share each.
@@ -495,7 +480,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 
     /// The three stages on one encrypted vector: the ciphertext whose plaintext polynomial
     /// is `A(Y)`, for `x` the evaluations of `A` on `H` (progress counted from 0 to half of
-    /// [`progress_total`](EncryptedTransform::progress_total)).
+    /// [`progress_total`](TransformInfo::progress_total)).
     pub(crate) fn interpolate(
         &self,
         gk: &GaloisKeys,

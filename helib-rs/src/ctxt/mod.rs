@@ -1,6 +1,6 @@
 //! Ciphertexts: the [`Ctxt`] type, encryption, decryption and noise inspection.
 //!
-//! Arithmetic on ciphertexts lives in `ops.rs`.
+//! Arithmetic on ciphertexts lives in `ops.rs`, with encoded plaintexts in `ptxt_ops.rs`.
 
 use std::fmt;
 use std::ptr::{self, NonNull};
@@ -10,22 +10,20 @@ use ark_ff::PrimeField;
 use helib_bindings as sys;
 
 use crate::context::Context;
-use crate::encoding::field::{check_field, encode_const, encode_poly, from_limbs};
 use crate::error::{check, Error, Result};
+use crate::field_limbs::{check_field, encode_const, encode_poly, from_limbs};
 use crate::keys::{PubKey, PubKeyInner, SecKey};
 use zeroize::Zeroizing;
 
 mod computation;
-mod encryption_pool;
 mod ops;
 mod parallel_rotation;
-mod pool_file;
+mod ptxt_ops;
 mod rotate;
 mod rotated_sum;
+mod slots;
 
 pub use computation::Computation;
-pub use encryption_pool::{EncryptionPool, MAX_POOL_SIZE};
-pub use pool_file::PoolFile;
 
 /// A snapshot of a ciphertext's level and noise figures.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,8 +10,8 @@ use ark_ff::PrimeField;
 use helib_bindings as sys;
 
 use crate::ctxt::Ctxt;
-use crate::encoding::field::{encode_const, encode_poly};
 use crate::error::Result;
+use crate::field_limbs::{encode_const, encode_poly};
 
 impl Ctxt {
     /// In place: `self <- self + other`. The operand at the higher level is switched down to

@@ -76,7 +76,7 @@ impl Ctxt {
             .map(|&k| rotation_element(self.context(), k))
             .collect();
         for (i, (&g, pt)) in elements.iter().zip(pts).enumerate() {
-            pt.ensure_context(self)?;
+            pt.ensure_context(self.context())?;
             if g == 1 {
                 continue;
             }

@@ -8,10 +8,10 @@ use zeroize::Zeroizing;
 use ark_ff::{FftField, PrimeField};
 
 use crate::context::Context;
-use crate::encoding::field::{check_field, to_limbs};
 use crate::encoding::ntt::field::NegacyclicNtt;
 use crate::encoding::ntt::mont::{Limbs, MontNtt};
 use crate::error::{Error, Result};
+use crate::field_limbs::{check_field, to_limbs};
 use crate::keys::galois_elements::{rotation_element_of_degree, row_swap_element_of_degree};
 
 /// BN254's scalar field without conversions: arkworks keeps an element `x` as `x R mod p`

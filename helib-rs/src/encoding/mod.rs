@@ -1,11 +1,12 @@
-//! Plaintexts: field elements to and from the plaintext ring, the slot layout
-//! ([`BatchEncoder`](crate::BatchEncoder), [`PeriodicEncoder`](crate::PeriodicEncoder)), the
-//! engine's encoded form ([`EncodedPtxt`](crate::EncodedPtxt)), and the field arithmetic and
-//! NTTs over the plaintext prime they run on.
+//! Plaintexts: the slot layout ([`BatchEncoder`](crate::BatchEncoder),
+//! [`PeriodicEncoder`](crate::PeriodicEncoder)), the engine's encoded form
+//! ([`EncodedPtxt`](crate::EncodedPtxt)), and the field arithmetic and NTTs over the plaintext
+//! prime they run on.
+//!
+//! Nothing here knows ciphertexts: what combines a ciphertext with a plaintext lives in
+//! `ctxt/`, which builds on this module.
 
 pub(crate) mod encoder;
-pub(crate) mod field;
 pub(crate) mod ntt;
 pub(crate) mod periodic;
 pub(crate) mod ptxt;
-pub(crate) mod slots;

@@ -6,9 +6,9 @@ use std::ptr::{self, NonNull};
 use ark_ff::PrimeField;
 use helib_bindings as sys;
 
-use crate::encoding::field::check_field;
 use crate::encoding::ptxt::engine_level;
 use crate::error::{check, Error, Result};
+use crate::field_limbs::check_field;
 use crate::{BatchEncoder, Context, EncodedPtxt};
 
 /// Encodes slot vectors whose two rows each repeat with a period `d` dividing `N/2`, the

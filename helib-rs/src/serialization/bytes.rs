@@ -21,8 +21,10 @@ use zeroize::Zeroizing;
 
 use crate::context::Context;
 use crate::ctxt::Ctxt;
-use crate::encoding::field::encode_poly;
+use crate::encoding::encoder::BatchEncoder;
+use crate::encoding::ptxt::check_encoder;
 use crate::error::{check, Error, Result};
+use crate::field_limbs::encode_poly;
 use crate::keys::{GaloisKeys, MasterKeys};
 use crate::keys::{PubKey, SecKey};
 
@@ -145,6 +147,47 @@ impl SecKey {
     /// [`encrypt_slots_to_bytes`](Self::encrypt_slots_to_bytes) for an example.
     pub fn encrypt_poly_to_bytes<F: PrimeField>(&self, coeffs: &[F]) -> Result<Vec<u8>> {
         self.encrypt_limbs_to_bytes(&encode_poly(self.context(), coeffs)?)
+    }
+
+    /// Secret-key encryption of up to `N` slot values (zero-padded), straight to bytes that
+    /// [`Ctxt::from_bytes`] reads: about half the bytes of a public-key ciphertext and less
+    /// fresh noise (see [`encrypt_poly_to_bytes`](SecKey::encrypt_poly_to_bytes)). The data
+    /// owner, who holds the secret key anyway, uploads its inputs this way.
+    ///
+    /// Fails as [`PubKey::encrypt_slots`] does: [`Error::Mismatch`](crate::Error::Mismatch)
+    /// for an encoder of another ring degree, and as `encode` does for too many values.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, Ctxt, PubKey, SecKey};
+    ///
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    ///     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let enc = BatchEncoder::<Fr>::for_context(&ctx)?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let pk = PubKey::generate(&sk)?;
+    /// let v: Vec<Fr> = (1..=4u64).map(Fr::from).collect();
+    ///
+    /// let upload = sk.encrypt_slots_to_bytes(&enc, &v)?;
+    /// let full = pk.encrypt_slots(&enc, &v)?;
+    /// assert!(upload.len() < full.to_bytes()?.len() / 2 + 100); // about half
+    ///
+    /// let ct = Ctxt::from_bytes(&pk, &upload)?; // the server's view
+    /// assert!(ct.noise_budget() > full.noise_budget());
+    /// assert_eq!(&sk.decrypt_slots(&enc, &ct)?[..4], &v[..]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn encrypt_slots_to_bytes<F: PrimeField>(
+        &self,
+        encoder: &BatchEncoder<F>,
+        values: &[F],
+    ) -> Result<Vec<u8>> {
+        check_encoder(self.context(), encoder)?;
+        self.encrypt_limbs_to_bytes(
+            &encoder.encode_to_limbs(values, self.context().plaintext_limbs())?,
+        )
     }
 
     /// Coefficients laid out as the engine takes them (checked by the caller), encrypted.

@@ -1,4 +1,6 @@
-//! Conversions between arkworks prime-field elements and the engine's limb arrays.
+//! Conversions between arkworks prime-field elements and the engine's limb arrays, checked
+//! against a context. Outside `encoding/` so that ciphertexts, encoders and byte forms share
+//! it without importing one another.
 //!
 //! The engine takes every plaintext value as exactly `plaintext_limbs` little-endian `u64`
 //! limbs in `[0, p)`. Whole slices are converted at once so that one operation is one FFI

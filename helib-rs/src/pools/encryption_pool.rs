@@ -8,8 +8,8 @@ use helib_bindings as sys;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
-use crate::encoding::field::encode_poly;
 use crate::error::{check, Error, Result};
+use crate::field_limbs::encode_poly;
 use crate::{BatchEncoder, Ctxt, PubKey, SecKey};
 
 /// Encryptions of zero made ahead of time (offline), each consumed by exactly one online

@@ -1,0 +1,185 @@
+//! [`ExchangeDir`]: the files an owner and a server exchange through a directory, and the
+//! bounded readers and careful writers for them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use helib_rs::{Context, Ctxt, Error, ObjectKind, PubKey, Result};
+
+use crate::protocol::request::{Request, MAX_REQUEST_BYTES};
+
+/// The context's bytes.
+pub const CONTEXT_FILE: &str = "context.bin";
+/// The public key (with its relinearization key when the job needs it).
+pub const PUBLIC_KEY_FILE: &str = "pubkey.bin";
+/// Every Galois key the transform uses.
+pub const GALOIS_KEYS_FILE: &str = "galois.bin";
+/// The master keys the server derives Galois keys from.
+pub const MASTER_KEYS_FILE: &str = "masters.bin";
+/// The [`Request`] line.
+pub const REQUEST_FILE: &str = "request.txt";
+/// The owner's secret key (owner side only, written 0600).
+pub const SECRET_KEY_FILE: &str = "secret.bin";
+
+/// A directory shared by an owner and a server that share nothing else:
+/// - `public/`, what the server reads and writes: [`CONTEXT_FILE`], [`PUBLIC_KEY_FILE`],
+///   [`GALOIS_KEYS_FILE`] or [`MASTER_KEYS_FILE`], [`REQUEST_FILE`], the inputs
+///   `input-0.ct`, `input-1.ct`, ... (every input vector's ciphertexts, one vector after the
+///   other: a witness map's `a`, then `b`) and the outputs `output-0.ct`, ...;
+/// - `owner/`, what stays with the owner: [`SECRET_KEY_FILE`] and anything else secret
+///   (written 0600), and its own copies of the context, public key and request, so that
+///   checking a result trusts nothing the server can write.
+///
+/// Every reader is bounded by what its kind of file may hold (under the request's context for
+/// keys and ciphertexts), so a file grown by a hostile party is refused before it is read.
+#[derive(Clone, Debug)]
+pub struct ExchangeDir {
+    root: PathBuf,
+}
+
+/// Which side of the exchange a file belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// `public/`: the server's view.
+    Public,
+    /// `owner/`: the owner's own files.
+    Owner,
+}
+
+impl ExchangeDir {
+    /// The exchange under `root` (nothing is created until [`create`](Self::create)).
+    pub fn new(root: impl Into<PathBuf>) -> ExchangeDir {
+        ExchangeDir { root: root.into() }
+    }
+
+    /// The directory the exchange lives in.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The path of `name` on `side`.
+    pub fn path(&self, side: Side, name: &str) -> PathBuf {
+        let folder = match side {
+            Side::Public => "public",
+            Side::Owner => "owner",
+        };
+        self.root.join(folder).join(name)
+    }
+
+    /// The name of input ciphertext `i`.
+    pub fn input_name(i: usize) -> String {
+        format!("input-{i}.ct")
+    }
+
+    /// The name of output ciphertext `i`.
+    pub fn output_name(i: usize) -> String {
+        format!("output-{i}.ct")
+    }
+
+    /// Creates both folders, `owner/` readable by its user only, and removes what an earlier
+    /// exchange left in `public/` that must not pass for this one's: outputs and keys.
+    pub fn create(&self) -> Result<()> {
+        for side in [Side::Public, Side::Owner] {
+            let folder = self.path(side, "");
+            fs::create_dir_all(&folder).map_err(|e| io_error(&folder, e))?;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let owner = self.path(Side::Owner, "");
+            fs::set_permissions(&owner, fs::Permissions::from_mode(0o700))
+                .map_err(|e| io_error(&owner, e))?;
+        }
+        for name in [GALOIS_KEYS_FILE, MASTER_KEYS_FILE] {
+            remove_if_present(&self.path(Side::Public, name))?;
+        }
+        for i in 0..Self::max_ciphertexts() {
+            remove_if_present(&self.path(Side::Public, &Self::output_name(i)))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `bytes` to `name` on `side`, through a temporary file renamed over it, so a
+    /// reader never sees half a file.
+    pub fn write(&self, side: Side, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.path(side, name);
+        let partial = path.with_extension("partial");
+        fs::write(&partial, bytes).map_err(|e| io_error(&partial, e))?;
+        fs::rename(&partial, &path).map_err(|e| io_error(&path, e))
+    }
+
+    /// Writes a secret to `name` in `owner/`, readable by its user only (0600).
+    pub fn write_secret(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.path(Side::Owner, name);
+        helib_rs::write_private_file(&path, bytes).map_err(|e| io_error(&path, e))
+    }
+
+    /// Writes the request to `public/` and the owner's copy to `owner/`.
+    pub fn write_request(&self, request: &Request) -> Result<()> {
+        let line = format!("{request}\n");
+        self.write(Side::Public, REQUEST_FILE, line.as_bytes())?;
+        self.write(Side::Owner, REQUEST_FILE, line.as_bytes())
+    }
+
+    /// The request on `side`, read no further than a request line may be.
+    pub fn read_request(&self, side: Side) -> Result<Request> {
+        let path = self.path(side, REQUEST_FILE);
+        let bytes = helib_rs::read_file_at_most(&path, MAX_REQUEST_BYTES as u64)?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Error::InvalidArgument(format!("{}: the request is not text", path.display()))
+        })?;
+        text.trim_end()
+            .parse()
+            .map_err(|e| Error::InvalidArgument(format!("{}: {e}", path.display())))
+    }
+
+    /// The public key on `side`, read no further than a public key of `ctx` may be.
+    pub fn read_public_key(&self, ctx: &Context, side: Side) -> Result<PubKey> {
+        let path = self.path(side, PUBLIC_KEY_FILE);
+        PubKey::from_bytes(ctx, &ctx.read_object_file(&path, ObjectKind::PublicKey)?)
+    }
+
+    /// The bytes of the `count` ciphertexts named by `name(i)` in `public/`, each read no
+    /// further than a ciphertext of `ctx` may be.
+    pub fn read_ciphertext_bytes(
+        &self,
+        ctx: &Context,
+        name: fn(usize) -> String,
+        count: usize,
+    ) -> Result<Vec<Vec<u8>>> {
+        (0..count)
+            .map(|i| {
+                ctx.read_object_file(&self.path(Side::Public, &name(i)), ObjectKind::Ciphertext)
+            })
+            .collect()
+    }
+
+    /// The `count` ciphertexts named by `name(i)` in `public/`, under `pk`.
+    pub fn read_ciphertexts(
+        &self,
+        pk: &PubKey,
+        name: fn(usize) -> String,
+        count: usize,
+    ) -> Result<Vec<Ctxt>> {
+        self.read_ciphertext_bytes(pk.context(), name, count)?
+            .iter()
+            .map(|bytes| Ctxt::from_bytes(pk, bytes))
+            .collect()
+    }
+
+    /// The most input or output files an exchange has: two vectors of the widest layout.
+    fn max_ciphertexts() -> usize {
+        2 * crate::Layout::MAX_CIPHERTEXTS
+    }
+}
+
+fn remove_if_present(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path, e)),
+        _ => Ok(()),
+    }
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::Io(format!("{}: {e}", path.display()))
+}

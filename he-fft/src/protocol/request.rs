@@ -1,0 +1,437 @@
+//! [`Request`]: what an owner asks a server to compute, as one line of text both sides
+//! parse the same way, and the context and transform a server rebuilds from it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ark_ff::{FftField, PrimeField};
+use helib_rs::{Context, Error, Result};
+
+use crate::fft::matrices::subgroup;
+use crate::{
+    witness_map_ciphertext_bits, witness_map_context, witness_map_for, DiagonalCache, Direction,
+    EncryptedTransform, Fft, FftOptions, PlanOptions, Route, MAX_FFT_SIZE,
+};
+
+/// The ring degree of [`Ring::Toy`].
+pub const TOY_RING_DEGREE: usize = 2048;
+
+/// The longest request line a reader takes, in bytes.
+pub const MAX_REQUEST_BYTES: usize = 256;
+
+/// The most baby steps a request may fix (`2^20`, the largest slot row).
+const MAX_BABY_STEPS: usize = 1 << 20;
+/// The most Galois keys a request may give each stage's baby steps.
+const MAX_BABY_STEP_KEYS: usize = 1024;
+/// The most giant-step chains a request may fix.
+const MAX_CHAINS: usize = 64;
+
+/// The computation a request names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The FFT (or inverse FFT) on the subgroup of the request's size, by `route`.
+    Fft {
+        /// Forward or inverse.
+        direction: Direction,
+        /// The route the server runs.
+        route: Route,
+    },
+    /// Groth16's witness map on the subgroup of the request's size (the server-only route
+    /// [`witness_map_for`] picks): `a`'s ciphertexts, then `b`'s, in; `h` out.
+    WitnessMap,
+}
+
+/// The ring a request runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ring {
+    /// The job's own context of at least 128-bit security (the `he_fft` sizing helpers).
+    #[default]
+    Secure,
+    /// The ring `N = 2048` (`TOY_RING_DEGREE`) with the job's modulus: far below 128-bit
+    /// security, for tests and demonstrations only; a server serves it only when told to.
+    Toy,
+}
+
+/// The evaluation keys the owner ships for the server's rotations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KeyKind {
+    /// Every Galois key the transform uses ([`galois_steps`](EncryptedTransform::galois_steps)).
+    #[default]
+    Galois,
+    /// A few master keys the server derives the Galois keys from
+    /// ([`helib_rs::MasterKeys`]), on a context with room for derived keys: FFT jobs only.
+    Master,
+}
+
+/// What the owner asks for: the job, its size and every choice that changes the keys or the
+/// result bytes, so the server rebuilds the same context and transform from it
+/// ([`context`](Self::context), [`transform`](Self::transform)) and never builds what a
+/// context file describes.
+///
+/// Its text form is one line of `key=value` fields (`Display`, `FromStr`):
+///
+/// ```
+/// use he_fft::protocol::{Job, KeyKind, Request, Ring};
+/// use he_fft::{Direction, Route};
+///
+/// let request: Request = "job=fft direction=forward route=two-stages size=4096".parse()?;
+/// assert_eq!(request.job, Job::Fft { direction: Direction::Forward, route: Route::TwoStages });
+/// assert_eq!((request.size, request.ring, request.keys), (4096, Ring::Secure, KeyKind::Galois));
+/// assert_eq!(request.to_string().parse::<Request>()?, request);
+/// assert!("job=fft size=4096 colour=blue".parse::<Request>().is_err());
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The computation.
+    pub job: Job,
+    /// The domain size `n` (a power of two).
+    pub size: usize,
+    /// Secure, or the insecure toy ring.
+    pub ring: Ring,
+    /// Galois keys or master keys.
+    pub keys: KeyKind,
+    /// Baby steps per product (a power of two), or the plan's choice.
+    pub baby_steps: Option<usize>,
+    /// Galois keys per stage's baby steps (1 to 1024), or one per thread.
+    pub baby_step_keys: Option<usize>,
+    /// Giant-step chains per product, or one per thread.
+    pub chains: Option<usize>,
+}
+
+impl Request {
+    /// A request for `job` at `size` on a secure context with Galois keys and the plans'
+    /// default shapes.
+    pub fn new(job: Job, size: usize) -> Request {
+        Request {
+            job,
+            size,
+            ring: Ring::Secure,
+            keys: KeyKind::Galois,
+            baby_steps: None,
+            baby_step_keys: None,
+            chains: None,
+        }
+    }
+
+    /// The forward FFT of `size` points by the fastest route for the size.
+    pub fn forward_fft(size: usize) -> Request {
+        Request::new(
+            Job::Fft {
+                direction: Direction::Forward,
+                route: Route::fastest_for(size),
+            },
+            size,
+        )
+    }
+
+    /// The same request on the toy ring.
+    pub fn on_toy_ring(self) -> Request {
+        Request {
+            ring: Ring::Toy,
+            ..self
+        }
+    }
+
+    /// Whether the server's ciphertexts are multiplied with each other, so the public key
+    /// must carry its relinearization key (the witness map); an FFT's need not.
+    pub fn needs_relinearization(&self) -> bool {
+        self.job == Job::WitnessMap
+    }
+
+    /// The BSGS options the request fixes, with the server's own choice of `cache` (which
+    /// changes memory and time, never the result).
+    pub fn options(&self, cache: DiagonalCache) -> FftOptions {
+        let plan = PlanOptions {
+            baby_steps: self.baby_steps,
+            baby_step_keys: self.baby_step_keys,
+            chains: self.chains,
+            ..PlanOptions::default()
+        };
+        FftOptions::default().with_plan(plan).with_cache(cache)
+    }
+
+    /// The context the request calls for, built the same way by the owner and the server.
+    pub fn context<F: FftField + PrimeField>(&self) -> Result<Context> {
+        self.check()?;
+        let master = self.keys == KeyKind::Master;
+        match (self.ring, self.job) {
+            (Ring::Toy, job) => {
+                let bits = match job {
+                    Job::Fft { route, .. } => {
+                        route.ciphertext_bits(TOY_RING_DEGREE, F::MODULUS_BIT_SIZE, self.size)
+                    }
+                    Job::WitnessMap => {
+                        witness_map_ciphertext_bits(TOY_RING_DEGREE, F::MODULUS_BIT_SIZE, self.size)
+                    }
+                };
+                Context::builder()
+                    .ring_degree(TOY_RING_DEGREE as u64)
+                    .plaintext_field::<F>()
+                    .ciphertext_bits(bits)
+                    .derivable_keys(master)
+                    .allow_insecure(true)
+                    .build()
+            }
+            (Ring::Secure, Job::Fft { route, .. }) if master => {
+                route.derivable_context::<F>(self.size)
+            }
+            (Ring::Secure, Job::Fft { route, .. }) => route.context::<F>(self.size),
+            (Ring::Secure, Job::WitnessMap) => witness_map_context::<F>(self.size),
+        }
+    }
+
+    /// The transform the request names, on `ctx` (the request's [`context`](Self::context)).
+    pub fn transform<F: FftField + PrimeField>(
+        &self,
+        ctx: &Context,
+        cache: DiagonalCache,
+    ) -> Result<Box<dyn EncryptedTransform<F>>> {
+        self.check()?;
+        let options = self.options(cache);
+        Ok(match self.job {
+            Job::Fft { direction, route } => Box::new(Fft::new(
+                route,
+                ctx,
+                &subgroup::<F>(self.size)?,
+                direction,
+                &options,
+            )?),
+            Job::WitnessMap => witness_map_for::<F>(ctx, self.size, &options)?,
+        })
+    }
+
+    /// [`Error::InvalidArgument`] for a request no server serves, whatever the context.
+    fn check(&self) -> Result<()> {
+        let bad = |why: String| Err(Error::InvalidArgument(format!("bad request: {why}")));
+        if self.size < 2 || !self.size.is_power_of_two() || self.size > MAX_FFT_SIZE {
+            return bad(format!(
+                "the size must be a power of two from 2 to {MAX_FFT_SIZE}, got {}",
+                self.size
+            ));
+        }
+        if self.job == Job::WitnessMap && self.keys == KeyKind::Master {
+            return bad(
+                "master keys serve FFT jobs only; ship the witness map's Galois keys".into(),
+            );
+        }
+        if let Some(b) = self.baby_steps {
+            if !b.is_power_of_two() || b > MAX_BABY_STEPS {
+                return bad(format!(
+                    "baby-steps must be a power of two up to {MAX_BABY_STEPS}, got {b}"
+                ));
+            }
+        }
+        if let Some(k) = self.baby_step_keys {
+            if !(1..=MAX_BABY_STEP_KEYS).contains(&k) {
+                return bad(format!(
+                    "baby-step-keys must be from 1 to {MAX_BABY_STEP_KEYS}, got {k}"
+                ));
+            }
+        }
+        if let Some(c) = self.chains {
+            if !(1..=MAX_CHAINS).contains(&c) {
+                return bad(format!("chains must be from 1 to {MAX_CHAINS}, got {c}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.job {
+            Job::Fft { direction, route } => {
+                let direction = match direction {
+                    Direction::Forward => "forward",
+                    Direction::Inverse => "inverse",
+                };
+                write!(f, "job=fft direction={direction} route={route}")?
+            }
+            Job::WitnessMap => write!(f, "job=witness-map")?,
+        }
+        write!(f, " size={}", self.size)?;
+        if self.ring == Ring::Toy {
+            write!(f, " ring=toy")?;
+        }
+        if self.keys == KeyKind::Master {
+            write!(f, " keys=master")?;
+        }
+        for (name, value) in [
+            ("baby-steps", self.baby_steps),
+            ("baby-step-keys", self.baby_step_keys),
+            ("chains", self.chains),
+        ] {
+            if let Some(v) = value {
+                write!(f, " {name}={v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Request {
+    type Err = Error;
+
+    /// Parses the `Display` form; fields in any order, each at most once, none unknown.
+    fn from_str(text: &str) -> Result<Request> {
+        let bad = |why: String| Error::InvalidArgument(format!("bad request {text:?}: {why}"));
+        if text.len() > MAX_REQUEST_BYTES {
+            return Err(bad(format!("longer than {MAX_REQUEST_BYTES} bytes")));
+        }
+        let mut fields: Vec<(&str, &str)> = Vec::new();
+        for token in text.split_whitespace() {
+            let (key, value) = token
+                .split_once('=')
+                .ok_or_else(|| bad(format!("{token:?} is not key=value")))?;
+            if fields.iter().any(|(k, _)| *k == key) {
+                return Err(bad(format!("{key} given twice")));
+            }
+            fields.push((key, value));
+        }
+        let get = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let number = |key: &str| -> Result<Option<usize>> {
+            get(key)
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| bad(format!("{key}={v} is not a number")))
+                })
+                .transpose()
+        };
+        let job = match get("job") {
+            Some("fft") => {
+                let direction = match get("direction") {
+                    Some("forward") | None => Direction::Forward,
+                    Some("inverse") => Direction::Inverse,
+                    Some(other) => return Err(bad(format!("unknown direction {other:?}"))),
+                };
+                let size = number("size")?.unwrap_or(0);
+                let route = match get("route") {
+                    Some(name) => name.parse()?,
+                    None => Route::fastest_for(size),
+                };
+                Job::Fft { direction, route }
+            }
+            Some("witness-map") => Job::WitnessMap,
+            Some(other) => return Err(bad(format!("unknown job {other:?}"))),
+            None => return Err(bad("no job=".into())),
+        };
+        let known = [
+            "job",
+            "direction",
+            "route",
+            "size",
+            "ring",
+            "keys",
+            "baby-steps",
+            "baby-step-keys",
+            "chains",
+        ];
+        if let Some((key, _)) = fields.iter().find(|(k, _)| !known.contains(k)) {
+            return Err(bad(format!("unknown field {key:?}")));
+        }
+        if job == Job::WitnessMap && (get("direction").is_some() || get("route").is_some()) {
+            return Err(bad("a witness map has no direction or route".into()));
+        }
+        let request = Request {
+            job,
+            size: number("size")?.ok_or_else(|| bad("no size=".into()))?,
+            ring: match get("ring") {
+                Some("secure") | None => Ring::Secure,
+                Some("toy") => Ring::Toy,
+                Some(other) => return Err(bad(format!("unknown ring {other:?}"))),
+            },
+            keys: match get("keys") {
+                Some("galois") | None => KeyKind::Galois,
+                Some("master") => KeyKind::Master,
+                Some(other) => return Err(bad(format!("unknown keys {other:?}"))),
+            },
+            baby_steps: number("baby-steps")?,
+            baby_step_keys: number("baby-step-keys")?,
+            chains: number("chains")?,
+        };
+        request.check()?;
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_round_trips() {
+        let mut r = Request::new(
+            Job::Fft {
+                direction: Direction::Inverse,
+                route: Route::FourSteps,
+            },
+            1 << 16,
+        );
+        r.ring = Ring::Toy;
+        r.keys = KeyKind::Master;
+        r.baby_steps = Some(16);
+        r.baby_step_keys = Some(4);
+        r.chains = Some(2);
+        let text = r.to_string();
+        assert_eq!(
+            text,
+            "job=fft direction=inverse route=four-steps size=65536 ring=toy keys=master \
+             baby-steps=16 baby-step-keys=4 chains=2"
+        );
+        assert_eq!(text.parse::<Request>().unwrap(), r);
+        let w = Request::new(Job::WitnessMap, 1024);
+        assert_eq!(w.to_string(), "job=witness-map size=1024");
+        assert_eq!(w.to_string().parse::<Request>().unwrap(), w);
+    }
+
+    #[test]
+    fn bad_requests_say_why() {
+        for (text, why) in [
+            ("", "no job="),
+            ("job=fft", "no size="),
+            ("job=fft size=1000", "power of two"),
+            ("job=fft size=1", "power of two"),
+            ("job=fft size=4096 size=4096", "twice"),
+            ("job=fft size=4096 route=sideways", "route"),
+            ("job=fft size=4096 direction=up", "direction"),
+            ("job=witness-map size=4096 keys=master", "master keys"),
+            (
+                "job=witness-map size=4096 route=one-product",
+                "no direction or route",
+            ),
+            ("job=fft size=4096 baby-steps=3", "baby-steps"),
+            ("job=fft size=4096 baby-step-keys=0", "baby-step-keys"),
+            ("job=fft size=4096 chains=1000", "chains"),
+            ("job=fft size=4096 ring=huge", "ring"),
+            ("job=fft size=x", "not a number"),
+            ("job=fft size=4096 extra", "key=value"),
+            ("job=fft size=4096 colour=blue", "unknown field"),
+        ] {
+            match text.parse::<Request>() {
+                Err(Error::InvalidArgument(m)) => assert!(m.contains(why), "{text:?}: {m}"),
+                other => panic!("{text:?}: expected an error naming {why:?}, got {other:?}"),
+            }
+        }
+        let long = format!("job=fft size=4096 {}", " ".repeat(MAX_REQUEST_BYTES));
+        assert!(long.parse::<Request>().is_err());
+    }
+
+    #[test]
+    fn the_toy_context_fits_the_transform() {
+        let r = Request::forward_fft(64).on_toy_ring();
+        let ctx = r.context::<ark_bn254::Fr>().unwrap();
+        assert_eq!(ctx.ring_degree(), TOY_RING_DEGREE);
+        let t = r
+            .transform::<ark_bn254::Fr>(&ctx, DiagonalCache::Never)
+            .unwrap();
+        assert_eq!(t.info().len, 64);
+        assert!(ctx.log2_q() >= f64::from(t.info().ciphertext_bits));
+        let w = Request::new(Job::WitnessMap, 16).on_toy_ring();
+        let ctx = w.context::<ark_bn254::Fr>().unwrap();
+        let t = w
+            .transform::<ark_bn254::Fr>(&ctx, DiagonalCache::Never)
+            .unwrap();
+        assert_eq!(t.info().num_inputs, 2);
+    }
+}
