@@ -82,7 +82,7 @@ fn keys_and_input(
     ctx: &Context,
     n: usize,
     steps: &GaloisSteps,
-    encrypt: impl Fn(&PubKey, &[Fr]) -> helib_rs::Result<Vec<Ctxt>>,
+    encrypt: impl Fn(&PubKey, &[Fr]) -> he_fft::Result<Vec<Ctxt>>,
 ) -> (GaloisKeys, Vec<Ctxt>) {
     let sk = SecKey::generate(ctx).expect("secret key");
     let pk = PubKey::generate(&sk).expect("public key");

@@ -33,8 +33,8 @@ use std::ops::Range;
 use std::time::Instant;
 
 use ark_ff::{FftField, PrimeField};
-use he_fft::{EncryptedTransform, FourStepFft, FourStepWitnessMap};
-use helib_rs::{Ctxt, Error, GaloisKeys, ObjectKind, PubKey, Result};
+use he_fft::{EncryptedTransform, Error, FourStepFft, FourStepWitnessMap, Result};
+use helib_rs::{Ctxt, GaloisKeys, ObjectKind, PubKey};
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use rayon::prelude::*;
@@ -102,10 +102,11 @@ where
     let cts = fft.num_ciphertexts();
     let block = owned(cts, ranks, rank);
     if mine.len() != block.len() {
-        return Err(Error::InvalidLength(format!(
-            "rank {rank} of {ranks} holds ciphertexts {block:?} of {cts}, but was given {}",
-            mine.len()
-        )));
+        return Err(Error::wrong_length(
+            format!("rank {rank} of {ranks}'s ciphertexts ({block:?} of {cts})"),
+            block.len(),
+            mine.len(),
+        ));
     }
     let level = common_level(comm, mine);
     let clock = Instant::now();
@@ -220,11 +221,11 @@ where
     let block = owned(cts, ranks, rank);
     for (name, mine) in [("a", mine_a), ("b", mine_b)] {
         if mine.len() != block.len() {
-            return Err(Error::InvalidLength(format!(
-                "rank {rank} of {ranks} holds ciphertexts {block:?} of {cts} of each input, but \
-                 was given {} of {name}",
-                mine.len()
-            )));
+            return Err(Error::wrong_length(
+                format!("rank {rank} of {ranks}'s ciphertexts of {name} ({block:?} of {cts})"),
+                block.len(),
+                mine.len(),
+            ));
         }
     }
     // Each input's common level, as in one process.

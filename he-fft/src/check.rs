@@ -32,15 +32,15 @@
 
 use ark_ff::{batch_inversion, FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Error, Result};
 
+use crate::error::{Error, Result};
 use crate::Direction;
 
 /// Checks that `output` is the transform `direction` of `input` on `domain` (a subgroup or a
 /// coset, as ark-poly's [`EvaluationDomain::fft`] / [`EvaluationDomain::ifft`] compute it).
 ///
 /// Fails with [`Error::ResultRejected`] if it is not (with probability at least
-/// `1 - 2n/p` for a wrong output), and with [`Error::InvalidLength`] if either vector is not of
+/// `1 - 2n/p` for a wrong output), and with [`Error::WrongLength`] if either vector is not of
 /// the domain's size.
 pub fn fft<F: FftField + PrimeField>(
     domain: &Radix2EvaluationDomain<F>,
@@ -77,7 +77,7 @@ pub fn fft<F: FftField + PrimeField>(
 ///
 /// This holds for one `h` exactly when the constraints hold (`a_i b_i = c_i`), so a failure
 /// means a wrong `h` or an unsatisfied witness. Fails with [`Error::ResultRejected`] then, and
-/// with [`Error::InvalidLength`] for vectors not of length `n`.
+/// with [`Error::WrongLength`] for vectors not of length `n`.
 pub fn quotient<F: FftField + PrimeField>(
     domain: &Radix2EvaluationDomain<F>,
     a: &[F],
@@ -106,9 +106,7 @@ fn expect_len(name: &str, len: usize, n: usize) -> Result<()> {
     if len == n {
         Ok(())
     } else {
-        Err(Error::InvalidLength(format!(
-            "{name} has {len} values, the domain {n}"
-        )))
+        Err(Error::wrong_length(format!("{name}'s values"), n, len))
     }
 }
 

@@ -62,7 +62,7 @@
 //! use he_fft::{Matrix, TransformPlan, EncodedTransform, DiagonalCache, PlanOptions};
 //! use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 //!
-//! # fn main() -> Result<(), helib_rs::Error> {
+//! # fn main() -> Result<(), he_fft::Error> {
 //! let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 //!     .ciphertext_bits(600).allow_insecure(true).build()?; // toy size, insecure
 //! // y = M x for M = [[1, 2], [3, 4]]
@@ -84,6 +84,7 @@
 
 mod bsgs;
 pub mod check;
+mod error;
 mod fft;
 mod params;
 pub mod protocol;
@@ -96,6 +97,7 @@ pub use bsgs::matrix::Matrix;
 pub use bsgs::matrix_product::MatrixProduct;
 pub use bsgs::options::FftOptions;
 pub use bsgs::plan::{PlanOptions, TransformPlan};
+pub use error::{Error, Result};
 pub use fft::coset_change::CosetChange;
 pub use fft::four_step::{FirstStepInputs, FirstStepSum, FourStepFft};
 pub use fft::matrices::{coset_change_matrix, dft_matrix, domain_matrix, Direction};

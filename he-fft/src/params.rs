@@ -1,7 +1,8 @@
 //! Parameter selection for encrypted FFTs.
 
+use crate::error::{Error, Result};
 use ark_ff::PrimeField;
-use helib_rs::{Context, Error, Result};
+use helib_rs::Context;
 
 /// The ring degree of [`fft_context`]: the smallest power of two whose 128-bit security
 /// bound (881 bits of `log2 QP` at `N = 32768`) fits a one-level transform over a 254-bit
@@ -25,7 +26,7 @@ pub fn required_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u3
 /// key-switching digits that keep `log2 QP` within the security bound.
 pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     let bits = required_ciphertext_bits(FFT_RING_DEGREE, F::MODULUS_BIT_SIZE, n);
-    Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)
+    Ok(Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)?)
 }
 
 /// A >= 128-bit secure context for [`CosetChange`](crate::CosetChange) of size
@@ -35,12 +36,12 @@ pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
 ///
 /// ```
 /// assert_eq!(he_fft::coset_change_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
     let ring = replicating_ring(n, "a coset change")?;
     let bits = required_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
-    Context::for_field::<F>(ring as u64, bits)
+    Ok(Context::for_field::<F>(ring as u64, bits)?)
 }
 
 /// Ciphertext-modulus bits for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the first
@@ -86,7 +87,7 @@ fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) ->
 /// ```
 /// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
 /// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(1 << 20)?.ring_degree(), 131072);
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 2 || !n.is_power_of_two() {
@@ -130,7 +131,7 @@ pub fn client_assisted_ciphertext_bits(ring_degree: usize, p_bits: u32) -> u32 {
 ///
 /// ```
 /// assert_eq!(he_fft::client_assisted_context::<ark_bn254::Fr>(4096)?.ring_degree(), 32768);
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 2 || !n.is_power_of_two() {
@@ -150,7 +151,7 @@ pub fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
 ///
 /// ```
 /// assert_eq!(he_fft::two_stage_fft_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn two_stage_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 4 || !n.is_power_of_two() {
@@ -184,7 +185,7 @@ pub fn four_step_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u
 /// ```
 /// let ctx = he_fft::four_step_fft_context::<ark_bn254::Fr>(1 << 20)?;
 /// assert_eq!(ctx.ring_degree(), 65536);
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn four_step_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
     let ring = (n / crate::Layout::MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
@@ -220,8 +221,8 @@ fn smallest_secure_ring<F: PrimeField>(
 ) -> Result<Context> {
     loop {
         match Context::for_field::<F>(ring as u64, bits(ring)) {
-            Err(Error::InsecureParameters(_)) if ring < MAX_RING => ring *= 2,
-            built => return built,
+            Err(helib_rs::Error::InsecureParameters(_)) if ring < MAX_RING => ring *= 2,
+            built => return Ok(built?),
         }
     }
 }

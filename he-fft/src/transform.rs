@@ -2,8 +2,9 @@
 //! [`TransformInfo`], its static facts; [`DelegatingTransform`], a transform that runs
 //! another; and [`Progress`], how a long computation reports how far it is.
 
+use crate::error::{Error, Result};
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, Result, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
@@ -82,7 +83,7 @@ impl TransformInfo {
 /// use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft, TwoStageFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::two_stage_ciphertext_bits(2048, 254, 16))
 ///     .allow_insecure(true).build()?; // toy size, insecure
@@ -145,7 +146,7 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
         same_context(self.context(), sk.context())?;
         self.encode(x)?
             .iter()
-            .map(|poly| sk.encrypt_poly_to_bytes(poly))
+            .map(|poly| Ok(sk.encrypt_poly_to_bytes(poly)?))
             .collect()
     }
 
@@ -172,9 +173,10 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
     /// [`galois_steps`](Self::galois_steps) (`None` on a route that needs none) and a
     /// progress callback `(steps done, total)` called from worker threads.
     ///
-    /// Fails before any work with [`Error::InvalidLength`] for the wrong number of
+    /// Fails before any work with [`Error::WrongLength`] for the wrong number of
     /// ciphertexts, [`Error::Mismatch`] for a ciphertext of another context,
-    /// [`Error::InvalidArgument`] for one laid out for another transform, and [`Error::MissingKey`] (naming the step) for a key missing
+    /// [`Error::Layout`] for one laid out for another transform, and [`Error::MissingKey`]
+    /// (naming the step) for a key missing
     /// from `gk`; after the work with [`Error::NoiseBudgetExhausted`] on a context without
     /// room for [`levels`](TransformInfo::levels) levels.
     fn apply_with(
@@ -265,13 +267,14 @@ fn same_context(ours: &Context, theirs: &Context) -> Result<()> {
 fn check_inputs(ctx: &Context, info: &TransformInfo, x: &[Ctxt]) -> Result<()> {
     let expected = info.total_input_ciphertexts();
     if x.len() != expected {
-        return Err(Error::InvalidLength(format!(
-            "{} takes {} input vector(s) of {} ciphertext(s) each ({expected} in all), got {}",
-            info.name,
-            info.num_inputs,
-            info.input_ciphertexts,
-            x.len()
-        )));
+        return Err(Error::wrong_length(
+            format!(
+                "{}'s input ciphertexts ({} vector(s) of {} each)",
+                info.name, info.num_inputs, info.input_ciphertexts
+            ),
+            expected,
+            x.len(),
+        ));
     }
     if x.iter().any(|ct| !ct.context().same_as(ctx)) {
         return Err(Error::Mismatch(format!(
@@ -284,12 +287,11 @@ fn check_inputs(ctx: &Context, info: &TransformInfo, x: &[Ctxt]) -> Result<()> {
         .iter()
         .find(|ct| tag != 0 && ct.layout_tag() != 0 && ct.layout_tag() != tag)
     {
-        return Err(Error::InvalidArgument(format!(
-            "an input is laid out for another transform than {} (layout tag {:#x}, it reads \
-             {tag:#x}: another size, route or order); encrypt it with this transform's encrypt",
-            info.name,
-            ct.layout_tag()
-        )));
+        return Err(Error::Layout {
+            transform: info.name,
+            expected: tag,
+            got: ct.layout_tag(),
+        });
     }
     Ok(())
 }
@@ -302,15 +304,19 @@ pub(crate) fn ensure_budget(ctx: &Context, info: &TransformInfo, results: &[Ctxt
         .map(Ctxt::noise_budget)
         .fold(f64::INFINITY, f64::min);
     if budget.is_nan() || budget <= 0.0 {
-        return Err(Error::NoiseBudgetExhausted(format!(
-            "{} used up the noise budget ({budget:.0} bits left): its context has {:.0} bits of \
-             modulus, and {} level(s) at this size need about {} (he_fft::{} sizes one)",
-            info.name,
-            ctx.log2_q(),
-            info.levels,
-            info.ciphertext_bits,
-            info.context_helper,
-        )));
+        return Err(Error::NoiseBudgetExhausted {
+            transform: info.name,
+            // NaN (no result) counts as none left.
+            budget_bits: if budget.is_nan() {
+                0
+            } else {
+                budget.floor() as i64
+            },
+            modulus_bits: ctx.log2_q().round() as u32,
+            levels: info.levels,
+            needed_bits: info.ciphertext_bits,
+            context_helper: info.context_helper,
+        });
     }
     Ok(())
 }
@@ -319,9 +325,10 @@ pub(crate) fn ensure_budget(ctx: &Context, info: &TransformInfo, results: &[Ctxt
 pub(crate) fn single<'a>(x: &'a [Ctxt], what: &str) -> Result<&'a Ctxt> {
     match x {
         [one] => Ok(one),
-        _ => Err(Error::InvalidLength(format!(
-            "{what} is one ciphertext on this route, got {}",
-            x.len()
-        ))),
+        _ => Err(Error::wrong_length(
+            format!("{what}'s ciphertexts on this route"),
+            1,
+            x.len(),
+        )),
     }
 }

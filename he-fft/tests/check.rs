@@ -5,8 +5,8 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
+use he_fft::Error;
 use he_fft::{check, Direction};
-use helib_rs::Error;
 
 fn random(n: usize, seed: u64) -> Vec<Fr> {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -59,11 +59,11 @@ fn wrong_lengths_are_errors_not_verdicts() {
     let y = domain.fft(&x);
     assert!(matches!(
         check::fft(&domain, Direction::Forward, &x[..7], &y),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
     assert!(matches!(
         check::fft(&domain, Direction::Forward, &x, &y[..4]),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
 }
 
@@ -89,7 +89,7 @@ fn quotient_check_matches_the_plain_witness_map() {
         assert!(check::quotient(&domain, &a, &b, &c2, &h2).is_err());
         assert!(matches!(
             check::quotient(&domain, &a, &b, &c[1..], &h),
-            Err(Error::InvalidLength(_))
+            Err(Error::WrongLength { .. })
         ));
     }
 }

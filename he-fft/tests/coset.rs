@@ -4,11 +4,12 @@
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::Error;
 use he_fft::{
     CosetChange, DiagonalCache, Direction, EncryptedTransform, FftOptions, Matrix, OneProductFft,
     PlanOptions, TransformPlan,
 };
-use helib_rs::{Error, GaloisKeys, GaloisSteps};
+use helib_rs::{GaloisKeys, GaloisSteps};
 
 mod common;
 use common::{decrypted_product, keys, random_vector, two_level_keys, N};

@@ -6,11 +6,12 @@ use ark_bn254::Fr;
 use ark_ff::Zero;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::Error;
 use he_fft::{
     four_step_witness_map_ciphertext_bits, witness_map_for, EncryptedTransform,
     EncryptedWitnessMap, FftOptions, FourStepWitnessMap, WitnessMap,
 };
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
 
 mod common;
@@ -130,7 +131,7 @@ fn errors() {
     let n = N;
     let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
     let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
-    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    assert!(matches!(e, Error::WrongLength { .. }), "{e}");
     let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
     let ab: Vec<Ctxt> = a.iter().chain(&b).map(|c| c.try_clone().unwrap()).collect();
     // Missing keys: none, or the row map's without the first step's.
@@ -151,19 +152,19 @@ fn errors() {
     ));
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     // Wrong ciphertext counts, and inputs laid out for the one-ciphertext map.
-    assert!(matches!(map.apply(&gk, &b), Err(Error::InvalidLength(_))));
+    assert!(matches!(map.apply(&gk, &b), Err(Error::WrongLength { .. })));
     let small = WitnessMap::<Fr>::new(&k.ctx, N / 2, &FftOptions::default()).unwrap();
     let other = small.encrypt(&k.pk, &random_vector(N / 2, 4)).unwrap();
     let mut x: Vec<Ctxt> = vec![other[0].try_clone().unwrap()];
     x.extend(b);
     let e = map.apply(&gk, &x).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+    assert!(matches!(e, Error::Layout { .. }), "{e}");
     assert!(matches!(
         map.decrypt(&k.sk, &a),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
     // The one-ciphertext route through the trait refuses several ciphertexts.
     let four: Vec<Ctxt> = (0..4).map(|_| other[0].try_clone().unwrap()).collect();
     let e = small.apply_with(Some(&gk), &four, &|_, _| {}).unwrap_err();
-    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    assert!(matches!(e, Error::WrongLength { .. }), "{e}");
 }

@@ -4,8 +4,9 @@
 
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::Error;
 use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft, Transposed, TwoStageFft};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 mod common;
 use common::{random_vector, N};
@@ -23,10 +24,13 @@ fn keys() -> (Context, SecKey, PubKey) {
     (ctx, sk, pk)
 }
 
-fn expect_layout_error(result: helib_rs::Result<Vec<Ctxt>>, what: &str) {
+fn expect_layout_error(result: he_fft::Result<Vec<Ctxt>>, what: &str) {
     match result {
-        Err(Error::InvalidArgument(m)) => {
-            assert!(m.contains("laid out for another"), "{what}: {m}")
+        Err(e @ Error::Layout { .. }) => {
+            assert!(
+                e.to_string().contains("laid out for another"),
+                "{what}: {e}"
+            )
         }
         other => panic!("{what}: expected a layout error, got {other:?}"),
     }

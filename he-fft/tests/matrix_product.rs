@@ -3,8 +3,9 @@
 
 use ark_bn254::Fr;
 use ark_ff::Zero;
+use he_fft::Error;
 use he_fft::{EncryptedTransform, FftOptions, Matrix, MatrixProduct};
-use helib_rs::{Error, GaloisKeys};
+use helib_rs::GaloisKeys;
 
 mod common;
 use common::{keys, random_vector};
@@ -98,7 +99,7 @@ fn errors() {
     for bad in [4, 8] {
         assert!(matches!(
             product.encrypt(&k.pk, &vec![Fr::zero(); bad]),
-            Err(Error::InvalidLength(_))
+            Err(Error::WrongLength { .. })
         ));
     }
     // Two ciphertexts where one is expected, before any work.
@@ -110,12 +111,12 @@ fn errors() {
         .collect();
     assert!(matches!(
         product.apply(&gk, &two),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
     // Ragged rows.
     assert!(matches!(
         Matrix::from_rows(vec![vec![Fr::zero(); 3], vec![Fr::zero(); 2]]),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
     // More columns than any layout holds: refused before anything that size is allocated.
     let huge = Matrix::from_fn_with_shape(1, 1 << 40, |_, _| Fr::zero()).unwrap();

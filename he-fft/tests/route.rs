@@ -9,8 +9,9 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, toy_keys, Keys, N};
+use he_fft::Error;
 use he_fft::{Direction, EncryptedTransform, Fft, FftOptions, Route};
-use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps};
+use helib_rs::{Ctxt, GaloisKeys, GaloisSteps};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
     Radix2EvaluationDomain::<Fr>::new(n).unwrap()
@@ -132,7 +133,7 @@ fn every_route_refuses_a_wrong_length() {
             .encrypt(&k.pk, &random_vector(domain.size() - 1, 1))
             .unwrap_err();
         assert!(
-            matches!(err, Error::InvalidLength(_)),
+            matches!(err, Error::WrongLength { .. }),
             "{:?}: {err}",
             fft.route()
         );

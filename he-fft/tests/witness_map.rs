@@ -5,11 +5,12 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use he_fft::Error;
 use he_fft::{
     witness_map_ciphertext_bits, witness_map_context, EncryptedTransform, FftOptions, PlanOptions,
     WitnessMap,
 };
-use helib_rs::{Ctxt, Error, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
 
 mod common;
@@ -204,7 +205,7 @@ fn errors() {
     let n = 16;
     let map = WitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
     let e = map.encrypt(&k.pk, &random_vector(n - 1, 3)).unwrap_err();
-    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    assert!(matches!(e, Error::WrongLength { .. }), "{e}");
     let [a, b] = [1, 2].map(|s| map.encrypt(&k.pk, &random_vector(n, s)).unwrap());
     let ab: Vec<Ctxt> = [&a, &b]
         .iter()
@@ -217,19 +218,32 @@ fn errors() {
     // One input alone.
     let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
     let e = map.apply(&gk, &a).unwrap_err();
-    assert!(matches!(e, Error::InvalidLength(_)), "{e}");
+    assert!(matches!(e, Error::WrongLength { .. }), "{e}");
     // b encrypted for another size.
     let other = WitnessMap::<Fr>::new(&k.ctx, 2 * n, &FftOptions::default()).unwrap();
     let mut wrong = map.encrypt(&k.pk, &random_vector(n, 4)).unwrap();
     wrong.extend(other.encrypt(&k.pk, &random_vector(2 * n, 5)).unwrap());
-    let e = map.apply(&gk, &wrong).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+    match map.apply(&gk, &wrong).unwrap_err() {
+        Error::Layout {
+            transform,
+            expected,
+            got,
+        } => {
+            assert_eq!(transform, "the witness map");
+            assert_eq!(expected, map.info().layout_tag);
+            assert_eq!(got, other.info().layout_tag);
+        }
+        e => panic!("expected a layout error, got {e}"),
+    }
     // b under another key.
     let sk2 = SecKey::generate(&k.ctx).unwrap();
     let pk2 = PubKey::generate(&sk2).unwrap();
     let mut ab2 = a;
     ab2.extend(map.encrypt(&pk2, &random_vector(n, 4)).unwrap());
-    assert!(matches!(map.apply(&gk, &ab2), Err(Error::Mismatch(_))));
+    assert!(matches!(
+        map.apply(&gk, &ab2),
+        Err(Error::Engine(helib_rs::Error::Mismatch(_)))
+    ));
     // A context sized for one transform has no room for four levels.
     let one = keys();
     let m1 = WitnessMap::<Fr>::new(&one.ctx, n, &FftOptions::default()).unwrap();
@@ -239,10 +253,24 @@ fn errors() {
         .flat_map(|&s| m1.encrypt(&one.pk, &random_vector(n, s)).unwrap())
         .collect();
     let e = m1.apply(&gk1, &ab1).unwrap_err();
-    assert!(
-        matches!(&e, Error::NoiseBudgetExhausted(m) if m.contains("witness_map_context")),
-        "{e}"
-    );
+    match &e {
+        Error::NoiseBudgetExhausted {
+            transform,
+            budget_bits,
+            levels,
+            needed_bits,
+            modulus_bits,
+            context_helper,
+        } => {
+            assert_eq!(*transform, "the witness map");
+            assert!(*budget_bits <= 0, "{e}");
+            assert_eq!(*levels, 4);
+            assert!(*modulus_bits < *needed_bits, "{e}");
+            assert_eq!(*context_helper, "witness_map_context");
+            assert!(e.to_string().contains("he_fft::witness_map_context"), "{e}");
+        }
+        other => panic!("expected an exhausted budget, got {other:?}"),
+    }
 }
 
 #[test]
@@ -293,7 +321,7 @@ fn client_assisted_equals_the_plain_quotient() {
     let map = he_fft::ClientAssistedWitnessMap::<Fr>::new(&k.ctx, 8).unwrap();
     assert!(matches!(
         map.encrypt(&k.pk, &[Fr::zero(); 7]),
-        Err(Error::InvalidLength(_))
+        Err(Error::WrongLength { .. })
     ));
     let ctx = he_fft::client_assisted_context::<Fr>(32768).unwrap();
     assert!(ctx.security_bits() >= 128.0);

@@ -23,7 +23,21 @@ pub enum Error {
     /// the witness map, or the witness does not satisfy the constraints.
     #[error("the witness map was rejected: {0}")]
     Rejected(String),
-    /// The server or the engine failed (keys, noise budget, bytes).
+    /// The engine failed (keys, bytes).
     #[error(transparent)]
     Engine(#[from] helib_rs::Error),
+    /// The witness map's transform failed (input counts, layout, keys, noise budget).
+    #[error(transparent)]
+    Transform(he_fft::Error),
+}
+
+/// he-fft's errors as they are, except that helib-rs's own stay [`Error::Engine`], whichever
+/// crate passed them on.
+impl From<he_fft::Error> for Error {
+    fn from(e: he_fft::Error) -> Self {
+        match e {
+            he_fft::Error::Engine(e) => Error::Engine(e),
+            other => Error::Transform(other),
+        }
+    }
 }

@@ -326,7 +326,7 @@ fn misuse_is_an_error_not_a_panic() {
         (N as usize, WitnessMapRoute::ClientAssisted),
     ] {
         match Outsourcing::<Fr>::in_process_on(toy_context(8), n, route) {
-            Err(Error::Engine(helib_rs::Error::InvalidArgument(_))) => {}
+            Err(Error::Transform(he_fft::Error::InvalidArgument(_))) => {}
             Err(e) => panic!("n = {n}: {e}"),
             Ok(_) => panic!("n = {n} accepted"),
         }

@@ -231,7 +231,7 @@ enum Transform {
 }
 
 impl Transform {
-    fn new(ctx: &Context, request: &Request) -> helib_rs::Result<Self> {
+    fn new(ctx: &Context, request: &Request) -> he_fft::Result<Self> {
         let options = request.options(DiagonalCache::Never);
         Ok(match request.job {
             Job::WitnessMap => Transform::WitnessMap(Box::new(FourStepWitnessMap::new(

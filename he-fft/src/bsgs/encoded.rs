@@ -3,10 +3,11 @@
 use std::fmt;
 
 use ark_ff::PrimeField;
-use helib_rs::{Context, EncodedPtxt, PeriodicEncoder, Result};
+use helib_rs::{Context, EncodedPtxt, PeriodicEncoder};
 use rayon::prelude::*;
 
 use crate::bsgs::plan::{DiagonalSet, Term};
+use crate::error::{Error, Result};
 use crate::{Matrix, TransformPlan};
 
 /// Whether the BSGS diagonals are kept encoded between executions.
@@ -62,7 +63,7 @@ impl<F: PrimeField> EncodedTransform<F> {
         cache: DiagonalCache,
     ) -> Result<Self> {
         if matrix.dim() != plan.matrix_dim() {
-            return Err(helib_rs::Error::InvalidArgument(format!(
+            return Err(Error::InvalidArgument(format!(
                 "the matrix is {0}x{0} but the plan is for dimension {1}",
                 matrix.dim(),
                 plan.matrix_dim()
@@ -197,9 +198,9 @@ impl<F: PrimeField> EncodedTransform<F> {
         };
         let row0 = row(0);
         if blocks[1] == blocks[0] && shifts[1] == shifts[0] {
-            encoder.encode(&row0, &row0)
+            Ok(encoder.encode(&row0, &row0)?)
         } else {
-            encoder.encode(&row0, &row(1))
+            Ok(encoder.encode(&row0, &row(1))?)
         }
     }
 }

@@ -3,11 +3,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ark_ff::PrimeField;
-use helib_rs::{Ctxt, EncodedPtxt, Error, GaloisKeys, Result};
+use helib_rs::{Ctxt, EncodedPtxt, GaloisKeys};
 use rayon::prelude::*;
 
 use crate::bsgs::encoded::DiagonalSource;
 use crate::bsgs::plan::Finish;
+use crate::error::{Error, Result};
 use crate::{EncodedTransform, Progress, TransformPlan};
 
 impl TransformPlan {
@@ -24,7 +25,7 @@ impl TransformPlan {
     /// cores busy and no more.
     ///
     /// Fails with [`Error::MissingKey`] (naming the step) before any work if `gk` lacks a key
-    /// of [`galois_steps`](Self::galois_steps), and with [`Error::InvalidLength`] for the
+    /// of [`galois_steps`](Self::galois_steps), and with [`Error::WrongLength`] for the
     /// wrong number of ciphertexts.
     pub fn execute<F: PrimeField>(
         &self,
@@ -45,10 +46,11 @@ impl TransformPlan {
     ) -> Result<Vec<Ctxt>> {
         let k = self.input_layout().num_ciphertexts();
         if x.len() != k {
-            return Err(Error::InvalidLength(format!(
-                "this transform takes {k} ciphertext(s), got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length(
+                "the plan's input ciphertexts",
+                k,
+                x.len(),
+            ));
         }
         if !encoded.fits(self) {
             return Err(Error::InvalidArgument(
@@ -61,13 +63,13 @@ impl TransformPlan {
             .iter()
             .find(|ct| ct.layout_tag() != 0 && ct.layout_tag() != expected)
         {
-            return Err(Error::InvalidArgument(format!(
-                "the ciphertexts hold a vector laid out for another transform (layout tag \
-                 {:#x}, this transform reads {expected:#x}: another size, row flavour or \
-                 order); chain transforms whose layouts match (TwoStageFft::with_order, \
-                 PlanOptions::half_rotated_input)",
-                ct.layout_tag()
-            )));
+            // Chains of plans must match layouts (TwoStageFft::with_order,
+            // PlanOptions::half_rotated_input).
+            return Err(Error::Layout {
+                transform: "the BSGS plan",
+                expected,
+                got: ct.layout_tag(),
+            });
         }
         let babies = self.baby_steps_of(x, gk)?;
         // Diagonals encoded on demand need only the primes the (switched) input kept.
@@ -245,7 +247,7 @@ impl TransformPlan {
             let rotated: Vec<Vec<Ctxt>> = jobs
                 .par_iter()
                 .map(|&(v, s)| out[v][done - 1].rotate_rows_many(s, gk))
-                .collect::<Result<_>>()?;
+                .collect::<helib_rs::Result<_>>()?;
             for ((v, _), r) in jobs.iter().zip(rotated) {
                 out[*v].extend(r);
             }
@@ -308,7 +310,7 @@ impl TransformPlan {
             held.push(source.diagonals(t, g)?);
         }
         let pts: Vec<&EncodedPtxt> = held.iter().flat_map(|d| d.as_slice().iter()).collect();
-        Ctxt::inner_product(&cts, &pts)
+        Ok(Ctxt::inner_product(&cts, &pts)?)
     }
 }
 
@@ -317,7 +319,7 @@ impl TransformPlan {
 /// share the key switch.
 pub(crate) fn swapped_by_pool(ct: &Ctxt, gk: &GaloisKeys) -> Result<Ctxt> {
     if rayon::current_num_threads() >= 2 {
-        ct.swapped_rows_parallel(gk)
+        Ok(ct.swapped_rows_parallel(gk)?)
     } else {
         let mut out = ct.try_clone()?;
         out.swap_rows(gk)?;
@@ -332,6 +334,6 @@ pub(crate) fn rotated_by_pool(ct: &Ctxt, k: i64, gk: &GaloisKeys) -> Result<Ctxt
             .pop()
             .ok_or_else(|| Error::Internal("the engine returned no rotation".into()))
     } else {
-        ct.rotated_rows(k, gk)
+        Ok(ct.rotated_rows(k, gk)?)
     }
 }

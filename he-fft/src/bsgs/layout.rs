@@ -1,9 +1,8 @@
 //! [`Layout`]: how a length-`n` vector sits in the slots of one or more ciphertexts.
 
+use crate::error::{Error, Result};
 use ark_ff::PrimeField;
-use helib_rs::{
-    BatchEncoder, Computation, Context, Ctxt, Error, PeriodicEncoder, PubKey, Result, SecKey,
-};
+use helib_rs::{BatchEncoder, Computation, Context, Ctxt, PeriodicEncoder, PubKey, SecKey};
 
 /// The order of a vector's entries along the slots, as far as a transform's layout check
 /// needs it: natural, or a permutation a transform leaves (told apart by a salt).
@@ -159,11 +158,7 @@ impl Layout {
     /// The two row patterns (each of length `d`) of every ciphertext.
     pub fn pack<F: PrimeField>(&self, x: &[F]) -> Result<Vec<[Vec<F>; 2]>> {
         if x.len() != self.n {
-            return Err(Error::InvalidLength(format!(
-                "expected a vector of {} values, got {}",
-                self.n,
-                x.len()
-            )));
+            return Err(Error::wrong_length("the layout's vector", self.n, x.len()));
         }
         let d = self.period;
         Ok((0..self.cts)
@@ -182,11 +177,19 @@ impl Layout {
 
     /// Reads the vector back from the decoded slots (`N` per ciphertext) of each ciphertext.
     pub fn unpack<F: PrimeField>(&self, slots: &[Vec<F>]) -> Result<Vec<F>> {
-        if slots.len() != self.cts || slots.iter().any(|s| s.len() != self.ring_degree) {
-            return Err(Error::InvalidLength(format!(
-                "expected {} ciphertexts' worth of {} slots",
-                self.cts, self.ring_degree
-            )));
+        if slots.len() != self.cts {
+            return Err(Error::wrong_length(
+                "the decoded ciphertexts",
+                self.cts,
+                slots.len(),
+            ));
+        }
+        if let Some(s) = slots.iter().find(|s| s.len() != self.ring_degree) {
+            return Err(Error::wrong_length(
+                "a decoded ciphertext's slots",
+                self.ring_degree,
+                s.len(),
+            ));
         }
         let d = self.period;
         let half = self.ring_degree / 2;
@@ -274,7 +277,7 @@ impl Layout {
         self.check_ring(sk.context())?;
         self.encode_with(encoder, x)?
             .iter()
-            .map(|poly| sk.encrypt_poly_to_bytes(poly))
+            .map(|poly| Ok(sk.encrypt_poly_to_bytes(poly)?))
             .collect()
     }
 
@@ -293,7 +296,7 @@ impl Layout {
         }
         self.pack(x)?
             .iter()
-            .map(|[r0, r1]| encoder.encode_poly(r0, r1))
+            .map(|[r0, r1]| Ok(encoder.encode_poly(r0, r1)?))
             .collect()
     }
 

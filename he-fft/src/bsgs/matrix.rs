@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::error::{Error, Result};
 use ark_ff::Zero;
-use helib_rs::{Error, Result};
 
 type EntryFn<F> = Arc<dyn Fn(usize, usize) -> F + Send + Sync>;
 
@@ -266,10 +266,11 @@ fn padded_dim(rows: usize, cols: usize) -> Result<usize> {
 
 fn check_lengths<F>(vectors: &[Vec<F>], dim: usize, what: &str) -> Result<()> {
     match vectors.iter().position(|v| v.len() != dim) {
-        Some(i) => Err(Error::InvalidLength(format!(
-            "{what} {i} has {} entries, expected {dim}",
-            vectors[i].len()
-        ))),
+        Some(i) => Err(Error::wrong_length(
+            format!("{what} {i}'s entries"),
+            dim,
+            vectors[i].len(),
+        )),
         None => Ok(()),
     }
 }

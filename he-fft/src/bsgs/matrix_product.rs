@@ -4,8 +4,9 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
 
+use crate::error::{Error, Result};
 use crate::transform::required_keys;
 use crate::{
     EncodedTransform, EncryptedTransform, FftOptions, Matrix, Progress, TransformInfo,
@@ -25,7 +26,7 @@ use crate::{
 /// use he_fft::{EncryptedTransform, FftOptions, Matrix, MatrixProduct};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 4))
 ///     .allow_insecure(true).build()?; // toy size, insecure
@@ -155,10 +156,11 @@ impl<F: FftField + PrimeField> MatrixProduct<F> {
     fn padded<'a>(&self, x: &'a [F]) -> Result<std::borrow::Cow<'a, [F]>> {
         let (n, dim) = (self.shape.1, self.plan.input_layout().len());
         if x.len() != n {
-            return Err(Error::InvalidLength(format!(
-                "this product takes {n} values, got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length(
+                "the matrix product's input",
+                n,
+                x.len(),
+            ));
         }
         if n == dim {
             return Ok(x.into());

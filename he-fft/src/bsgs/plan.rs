@@ -2,9 +2,10 @@
 
 use std::ops::Range;
 
-use helib_rs::{Context, Error, GaloisSteps, Result};
+use helib_rs::{Context, GaloisSteps};
 
 use crate::bsgs::layout::Order;
+use crate::error::{Error, Result};
 use crate::Layout;
 
 /// Knobs of a plan; `Default` picks them from the dimension and the rayon pool.

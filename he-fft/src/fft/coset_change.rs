@@ -4,8 +4,9 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Result};
+use helib_rs::Context;
 
+use crate::error::Result;
 use crate::transform::{DelegatingTransform, TransformInfo};
 use crate::{coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, TransformPlan};
 
@@ -27,7 +28,7 @@ use crate::{coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, 
 /// use he_fft::{CosetChange, EncryptedTransform, FftOptions};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
 ///     .allow_insecure(true).build()?; // toy size, insecure

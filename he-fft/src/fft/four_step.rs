@@ -6,12 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
-    BatchEncoder, Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps,
-    PeriodicEncoder, Result, SecKey,
+    BatchEncoder, Computation, Context, Ctxt, EncodedPtxt, GaloisKeys, GaloisSteps,
+    PeriodicEncoder, SecKey,
 };
 use rayon::prelude::*;
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::transform::{required_keys, TransformInfo};
 use crate::{Direction, EncryptedTransform, FftOptions, Layout, Progress, TwoStageFft};
@@ -56,7 +57,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// use he_fft::{EncryptedTransform, Direction, FftOptions, FourStepFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed): four rows of 8 slots, two ciphertexts.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, 32))
@@ -208,15 +209,15 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     /// The plaintext polynomial of each ciphertext of `x`.
     fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
         if x.len() != self.n {
-            return Err(Error::InvalidLength(format!(
-                "this transform takes {} values, got {}",
+            return Err(Error::wrong_length(
+                "the four-step FFT's input",
                 self.n,
-                x.len()
-            )));
+                x.len(),
+            ));
         }
         let row = self.row_len();
         Ok(x.chunks(2 * row)
-            .map(move |pair| self.encoder.encode_poly(&pair[..row], &pair[row..])))
+            .map(move |pair| Ok(self.encoder.encode_poly(&pair[..row], &pair[row..])?)))
     }
 
     /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
@@ -227,11 +228,11 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
         let c = self.num_ciphertexts();
         if cts.len() != c {
-            return Err(Error::InvalidLength(format!(
-                "a four-step FFT of size {} spans {c} ciphertexts, got {}",
-                self.n,
-                cts.len()
-            )));
+            return Err(Error::wrong_length(
+                format!("the ciphertexts of a four-step FFT of size {}", self.n),
+                c,
+                cts.len(),
+            ));
         }
         Ok(())
     }
@@ -301,7 +302,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         self.check_step_keys(gk)?;
         let (lowered, swapped) =
             lowered_with_partners(gk, x, level, &GaloisSteps::new().row_swap(), |s| {
-                s.swap_rows(gk)
+                Ok(s.swap_rows(gk)?)
             })?;
         Ok(FirstStepInputs {
             x,
@@ -449,7 +450,7 @@ impl<F: FftField + PrimeField> FirstStepSum<'_, F> {
                     .collect();
                 EncodedPtxt::from_poly(&fft.ctx, &coeffs, None)
             })
-            .collect::<Result<_>>()?;
+            .collect::<helib_rs::Result<_>>()?;
         let part = Ctxt::inner_product(terms, &pts.iter().collect::<Vec<_>>())?;
         match &mut self.sum {
             Some(s) => s.add_assign(&part)?,

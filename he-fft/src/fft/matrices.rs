@@ -3,8 +3,8 @@
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Error, Result};
 
+use crate::error::{Error, Result};
 use crate::Matrix;
 
 /// Which transform.

@@ -12,8 +12,9 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Result};
+use helib_rs::Context;
 
+use crate::error::{Error, Result};
 use crate::transform::DelegatingTransform;
 use crate::{
     fft_context, four_step_ciphertext_bits, four_step_fft_context, required_ciphertext_bits,
@@ -56,7 +57,7 @@ impl fmt::Display for Route {
 }
 
 impl std::str::FromStr for Route {
-    type Err = helib_rs::Error;
+    type Err = Error;
 
     /// A route by its [`name`](Route::name); anything else is an `InvalidArgument` that lists
     /// the names.
@@ -66,7 +67,7 @@ impl std::str::FromStr for Route {
             .find(|(_, n)| *n == name)
             .map(|(r, _)| *r)
             .ok_or_else(|| {
-                helib_rs::Error::InvalidArgument(format!(
+                Error::InvalidArgument(format!(
                     "unknown route {name:?} (one-product, two-stages or four-steps)"
                 ))
             })
@@ -135,7 +136,7 @@ impl Route {
     /// let ctx = Route::TwoStages.derivable_context::<ark_bn254::Fr>(32768)?;
     /// assert!(ctx.security_bits() >= 128.0);
     /// assert_eq!(ctx.derivation_level(), Some(Route::TwoStages.context::<ark_bn254::Fr>(32768)?.num_ctxt_primes()));
-    /// # Ok::<(), helib_rs::Error>(())
+    /// # Ok::<(), he_fft::Error>(())
     /// ```
     pub fn derivable_context<F: PrimeField>(self, n: usize) -> Result<Context> {
         let plain = self.context::<F>(n)?;
@@ -155,7 +156,7 @@ impl Route {
                     ring *= 2;
                     digits = helib_rs::DEFAULT_KS_DIGITS;
                 }
-                built => return built,
+                built => return Ok(built?),
             }
         }
     }
@@ -190,7 +191,7 @@ impl Route {
 /// use he_fft::{Direction, EncryptedTransform, Fft, FftOptions, Route};
 /// use helib_rs::{GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let domain = Radix2EvaluationDomain::<Fr>::new(32768).unwrap();
 /// let fft = Fft::fastest(&domain, Direction::Forward, &FftOptions::default())?;
 /// assert_eq!(fft.route(), Route::TwoStages);

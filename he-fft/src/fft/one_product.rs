@@ -5,8 +5,9 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Result};
+use helib_rs::Context;
 
+use crate::error::Result;
 use crate::fft::matrices::{domain_matrix, subgroup};
 use crate::transform::{DelegatingTransform, TransformInfo};
 use crate::{Direction, EncryptedTransform, FftOptions, MatrixProduct, TransformPlan};
@@ -29,7 +30,7 @@ use crate::{Direction, EncryptedTransform, FftOptions, MatrixProduct, TransformP
 /// use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed); see he_fft::fft_context for real ones.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 16))
@@ -72,7 +73,7 @@ impl<F: FftField + PrimeField> OneProductFft<F> {
     /// use he_fft::{Direction, EncryptedTransform, FftOptions, OneProductFft};
     /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
     ///
-    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # fn main() -> Result<(), he_fft::Error> {
     /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
     ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
     ///     .allow_insecure(true).build()?; // toy size, insecure

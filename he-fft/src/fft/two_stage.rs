@@ -4,11 +4,12 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
 use crate::bsgs::plan::{DiagonalSet, Rows};
+use crate::error::{Error, Result};
 use crate::fft::matrices::{powers_of, subgroup};
 use crate::transform::{required_keys, TransformInfo};
 use crate::{
@@ -50,7 +51,7 @@ use crate::{
 /// use he_fft::{EncryptedTransform, Direction, FftOptions, TwoStageFft};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed); two_stage_fft_context sizes real ones.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::two_stage_ciphertext_bits(2048, 254, 64))
@@ -125,7 +126,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     /// use he_fft::{EncryptedTransform, Direction, FftOptions, Transposed, TwoStageFft};
     /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
     ///
-    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # fn main() -> Result<(), he_fft::Error> {
     /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
     ///     .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(2048, 254, 16))
     ///     .allow_insecure(true).build()?; // toy size, insecure
@@ -275,10 +276,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     fn input_order(&self, x: &[F]) -> Result<Vec<F>> {
         let n = self.input_layout().len();
         if x.len() != n {
-            return Err(Error::InvalidLength(format!(
-                "this transform takes {n} values, got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length("the two-stage FFT's input", n, x.len()));
         }
         if self.transposed == Transposed::Output {
             return Ok(x.to_vec());

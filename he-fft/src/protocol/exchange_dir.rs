@@ -4,8 +4,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use helib_rs::{Context, Ctxt, Error, ObjectKind, PubKey, Result};
+use helib_rs::{Context, Ctxt, ObjectKind, PubKey};
 
+use crate::error::{Error, Result};
 use crate::protocol::request::{Request, MAX_REQUEST_BYTES};
 
 /// The context's bytes.
@@ -125,18 +126,21 @@ impl ExchangeDir {
     pub fn read_request(&self, side: Side) -> Result<Request> {
         let path = self.path(side, REQUEST_FILE);
         let bytes = helib_rs::read_file_at_most(&path, MAX_REQUEST_BYTES as u64)?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            Error::InvalidArgument(format!("{}: the request is not text", path.display()))
-        })?;
-        text.trim_end()
-            .parse()
-            .map_err(|e| Error::InvalidArgument(format!("{}: {e}", path.display())))
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::BadRequest(format!("{}: not text", path.display())))?;
+        text.trim_end().parse().map_err(|e| match e {
+            Error::BadRequest(why) => Error::BadRequest(format!("{}: {why}", path.display())),
+            other => other,
+        })
     }
 
     /// The public key on `side`, read no further than a public key of `ctx` may be.
     pub fn read_public_key(&self, ctx: &Context, side: Side) -> Result<PubKey> {
         let path = self.path(side, PUBLIC_KEY_FILE);
-        PubKey::from_bytes(ctx, &ctx.read_object_file(&path, ObjectKind::PublicKey)?)
+        Ok(PubKey::from_bytes(
+            ctx,
+            &ctx.read_object_file(&path, ObjectKind::PublicKey)?,
+        )?)
     }
 
     /// The bytes of the `count` ciphertexts named by `name(i)` in `public/`, each read no
@@ -149,7 +153,8 @@ impl ExchangeDir {
     ) -> Result<Vec<Vec<u8>>> {
         (0..count)
             .map(|i| {
-                ctx.read_object_file(&self.path(Side::Public, &name(i)), ObjectKind::Ciphertext)
+                let path = self.path(Side::Public, &name(i));
+                Ok(ctx.read_object_file(&path, ObjectKind::Ciphertext)?)
             })
             .collect()
     }
@@ -163,7 +168,7 @@ impl ExchangeDir {
     ) -> Result<Vec<Ctxt>> {
         self.read_ciphertext_bytes(pk.context(), name, count)?
             .iter()
-            .map(|bytes| Ctxt::from_bytes(pk, bytes))
+            .map(|bytes| Ok(Ctxt::from_bytes(pk, bytes)?))
             .collect()
     }
 
@@ -181,5 +186,8 @@ fn remove_if_present(path: &Path) -> Result<()> {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::Io(format!("{}: {e}", path.display()))
+    Error::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
 }

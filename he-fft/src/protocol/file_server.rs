@@ -4,8 +4,9 @@
 use std::time::{Duration, Instant};
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Error, GaloisKeys, MasterKeys, ObjectKind, Result};
+use helib_rs::{Context, GaloisKeys, MasterKeys, ObjectKind};
 
+use crate::error::{Error, Result};
 use crate::protocol::exchange_dir::{
     ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE,
 };

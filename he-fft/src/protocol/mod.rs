@@ -12,7 +12,7 @@
 //! use he_fft::protocol::{serve_directory, ExchangeDir, OwnerJob, OwnerKeys, Request, ServePolicy};
 //! use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 //!
-//! # fn main() -> Result<(), helib_rs::Error> {
+//! # fn main() -> Result<(), he_fft::Error> {
 //! let tmp = std::env::temp_dir().join(format!("he-fft-protocol-doc-{}", std::process::id()));
 //! let dir = ExchangeDir::new(&tmp);
 //! let request = Request::forward_fft(16).on_toy_ring(); // toy ring: insecure, for tests

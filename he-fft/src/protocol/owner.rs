@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{
-    Context, Ctxt, Error, GaloisKeys, MasterKeys, ObjectKind, PubKey, Result, SecKey,
-    MAX_CONTEXT_BYTES,
+    Context, Ctxt, GaloisKeys, MasterKeys, ObjectKind, PubKey, SecKey, MAX_CONTEXT_BYTES,
 };
 use zeroize::Zeroizing;
 
+use crate::error::{Error, Result};
 use crate::protocol::exchange_dir::{
     ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, PUBLIC_KEY_FILE,
     SECRET_KEY_FILE,
@@ -70,12 +70,11 @@ impl<F: FftField + PrimeField> OwnerJob<F> {
         let start = Instant::now();
         let info = self.transform.info();
         if inputs.len() != info.num_inputs {
-            return Err(Error::InvalidLength(format!(
-                "{} takes {} input vector(s), got {}",
-                info.name,
+            return Err(Error::wrong_length(
+                format!("{}'s input vectors", info.name),
                 info.num_inputs,
-                inputs.len()
-            )));
+                inputs.len(),
+            ));
         }
         dir.create()?;
         let sk = SecKey::generate(&self.ctx)?;

@@ -5,8 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Error, Result};
+use helib_rs::Context;
 
+use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::{
     witness_map_ciphertext_bits, witness_map_context, witness_map_for, DiagonalCache, Direction,
@@ -79,7 +80,7 @@ pub enum KeyKind {
 /// assert_eq!((request.size, request.ring, request.keys), (4096, Ring::Secure, KeyKind::Galois));
 /// assert_eq!(request.to_string().parse::<Request>()?, request);
 /// assert!("job=fft size=4096 colour=blue".parse::<Request>().is_err());
-/// # Ok::<(), helib_rs::Error>(())
+/// # Ok::<(), he_fft::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -165,13 +166,13 @@ impl Request {
                         witness_map_ciphertext_bits(TOY_RING_DEGREE, F::MODULUS_BIT_SIZE, self.size)
                     }
                 };
-                Context::builder()
+                Ok(Context::builder()
                     .ring_degree(TOY_RING_DEGREE as u64)
                     .plaintext_field::<F>()
                     .ciphertext_bits(bits)
                     .derivable_keys(master)
                     .allow_insecure(true)
-                    .build()
+                    .build()?)
             }
             (Ring::Secure, Job::Fft { route, .. }) if master => {
                 route.derivable_context::<F>(self.size)
@@ -201,9 +202,9 @@ impl Request {
         })
     }
 
-    /// [`Error::InvalidArgument`] for a request no server serves, whatever the context.
+    /// [`Error::BadRequest`] for a request no server serves, whatever the context.
     fn check(&self) -> Result<()> {
-        let bad = |why: String| Err(Error::InvalidArgument(format!("bad request: {why}")));
+        let bad = |why: String| Err(Error::BadRequest(why));
         if self.size < 2 || !self.size.is_power_of_two() || self.size > MAX_FFT_SIZE {
             return bad(format!(
                 "the size must be a power of two from 2 to {MAX_FFT_SIZE}, got {}",
@@ -275,7 +276,7 @@ impl FromStr for Request {
 
     /// Parses the `Display` form; fields in any order, each at most once, none unknown.
     fn from_str(text: &str) -> Result<Request> {
-        let bad = |why: String| Error::InvalidArgument(format!("bad request {text:?}: {why}"));
+        let bad = |why: String| Error::BadRequest(format!("{text:?}: {why}"));
         if text.len() > MAX_REQUEST_BYTES {
             return Err(bad(format!("longer than {MAX_REQUEST_BYTES} bytes")));
         }
@@ -307,7 +308,7 @@ impl FromStr for Request {
                 };
                 let size = number("size")?.unwrap_or(0);
                 let route = match get("route") {
-                    Some(name) => name.parse()?,
+                    Some(name) => name.parse().map_err(|e: Error| bad(e.to_string()))?,
                     None => Route::fastest_for(size),
                 };
                 Job::Fft { direction, route }
@@ -409,7 +410,7 @@ mod tests {
             ("job=fft size=4096 colour=blue", "unknown field"),
         ] {
             match text.parse::<Request>() {
-                Err(Error::InvalidArgument(m)) => assert!(m.contains(why), "{text:?}: {m}"),
+                Err(Error::BadRequest(m)) => assert!(m.contains(why), "{text:?}: {m}"),
                 other => panic!("{text:?}: expected an error naming {why:?}, got {other:?}"),
             }
         }

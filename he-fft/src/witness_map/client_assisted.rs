@@ -5,8 +5,9 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
 
+use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::transform::single;
 use crate::{EncryptedTransform, Progress, TransformInfo};
@@ -29,7 +30,7 @@ use crate::{EncryptedTransform, Progress, TransformInfo};
 /// use he_fft::{ClientAssistedWitnessMap, EncryptedTransform};
 /// use helib_rs::{Context, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::client_assisted_ciphertext_bits(2048, 254))
 ///     .allow_insecure(true).build()?; // toy size, insecure
@@ -72,10 +73,11 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
     fn polynomial(&self, x: &[F]) -> Result<Vec<F>> {
         let n = self.domain.size();
         if x.len() != n {
-            return Err(Error::InvalidLength(format!(
-                "this witness map takes {n} evaluations, got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length(
+                "the witness map's evaluations",
+                n,
+                x.len(),
+            ));
         }
         let k = self.ctx.ring_degree() / (2 * n);
         let mut poly = vec![F::zero(); k * (n - 1) + 1];
@@ -135,10 +137,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
         progress: Progress<'_>,
     ) -> Result<Vec<Ctxt>> {
         let [a, b] = x else {
-            return Err(Error::InvalidLength(format!(
-                "the client-assisted witness map takes two ciphertexts (a, b), got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length(
+                "the client-assisted witness map's ciphertexts (a, b)",
+                2,
+                x.len(),
+            ));
         };
         let mut h = a.checked_mul(b)?;
         h.mod_switch_to_natural_level()?;

@@ -6,13 +6,13 @@ use std::fmt;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::EvaluationDomain;
 use helib_rs::{
-    Computation, Context, Ctxt, EncodedPtxt, Error, GaloisKeys, GaloisSteps, PeriodicEncoder,
-    Result, SecKey,
+    Computation, Context, Ctxt, EncodedPtxt, GaloisKeys, GaloisSteps, PeriodicEncoder, SecKey,
 };
 use rayon::prelude::*;
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
+use crate::error::{Error, Result};
 use crate::fft::four_step::lowered_with_partners;
 use crate::fft::matrices::subgroup;
 use crate::transform::{required_keys, TransformInfo};
@@ -53,7 +53,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// use he_fft::{EncryptedTransform, FftOptions, FourStepWitnessMap};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed): n = 2048 over four rows of 512.
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::four_step_witness_map_ciphertext_bits(1024, 254, 2048))
@@ -145,17 +145,17 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
 
     fn row_pairs<'a>(&'a self, x: &'a [F]) -> Result<impl Iterator<Item = Result<Vec<F>>> + 'a> {
         if x.len() != self.n {
-            return Err(Error::InvalidLength(format!(
-                "this witness map takes {} evaluations, got {}",
+            return Err(Error::wrong_length(
+                "the witness map's evaluations",
                 self.n,
-                x.len()
-            )));
+                x.len(),
+            ));
         }
         let (row, half) = (self.row_len(), self.half_row());
         Ok(x.chunks(2 * row).map(move |pair| {
             let mut odd = pair[row..].to_vec();
             odd.rotate_left(half);
-            self.encoder.encode_poly(&pair[..row], &odd)
+            Ok(self.encoder.encode_poly(&pair[..row], &odd)?)
         }))
     }
 
@@ -199,7 +199,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             .iter()
             .zip(lowered)
             .map(|(ct, low)| low.map_or_else(|| ct.try_clone(), Ok))
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<helib_rs::Result<Vec<_>>>()?;
         out.extend(partners);
         Ok(out)
     }
@@ -289,7 +289,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         let steps = GaloisSteps::new().row_swap().step(half);
         lowered_with_partners(gk, x, level, &steps, |s| {
             s.swap_rows(gk)?;
-            s.rotate_rows(half, gk)
+            Ok(s.rotate_rows(half, gk)?)
         })
     }
 
@@ -333,7 +333,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
                     let coeffs: Vec<F> = q0.iter().zip(&q1).map(|(x, y)| s0 * x + s1 * y).collect();
                     EncodedPtxt::from_poly(&self.ctx, &coeffs, Some(level))
                 })
-                .collect::<Result<_>>()?;
+                .collect::<helib_rs::Result<_>>()?;
             let pts: Vec<&EncodedPtxt> = pts.iter().collect();
             for (sum, x) in sums.iter_mut().zip([a, b]) {
                 let cts: Vec<&Ctxt> = batch.iter().map(|&t| x[t]).collect();
@@ -445,10 +445,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
         let (c, row) = (self.num_rows(), self.row_len());
         if h.len() != c {
-            return Err(Error::InvalidLength(format!(
-                "this witness map's result is {c} ciphertexts, got {}",
-                h.len()
-            )));
+            return Err(Error::wrong_length(
+                "the witness map's result ciphertexts",
+                c,
+                h.len(),
+            ));
         }
         let mut out = vec![F::zero(); self.n];
         for (i, t) in h.iter().enumerate() {

@@ -3,8 +3,9 @@
 
 use ark_ff::{batch_inversion, FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{BatchEncoder, Context, Error, Result};
+use helib_rs::{BatchEncoder, Context};
 
+use crate::error::{Error, Result};
 use crate::fft::matrices::powers_of;
 use crate::Matrix;
 

@@ -8,8 +8,9 @@ pub(crate) mod matrices;
 pub(crate) mod one_ciphertext;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Result};
+use helib_rs::Context;
 
+use crate::error::Result;
 use crate::{
     ClientAssistedWitnessMap, EncryptedTransform, FftOptions, FourStepWitnessMap, WitnessMap,
 };
@@ -30,7 +31,7 @@ use crate::{
 /// use he_fft::{witness_map_for, EncryptedTransform, EncryptedWitnessMap, FftOptions};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(1024, 254, 1024))
 ///     .allow_insecure(true).build()?; // toy size, insecure

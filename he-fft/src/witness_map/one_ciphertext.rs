@@ -4,10 +4,11 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Computation, Context, Ctxt, Error, GaloisKeys, GaloisSteps, Result, SecKey};
+use helib_rs::{Computation, Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::plan::{DiagonalSet, Rows};
+use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::transform::single;
 use crate::transform::{required_keys, TransformInfo};
@@ -66,7 +67,7 @@ use crate::{
 /// use he_fft::{EncryptedTransform, FftOptions, WitnessMap};
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
-/// # fn main() -> Result<(), helib_rs::Error> {
+/// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed); see he_fft::witness_map_context.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(2048, 254, 8))
@@ -327,11 +328,11 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// `b`'s copy into the second half).
     fn input_vector<'a>(&self, x: &'a [F]) -> Result<std::borrow::Cow<'a, [F]>> {
         if x.len() != self.n {
-            return Err(Error::InvalidLength(format!(
-                "this witness map takes {} evaluations, got {}",
+            return Err(Error::wrong_length(
+                "the witness map's evaluations",
                 self.n,
-                x.len()
-            )));
+                x.len(),
+            ));
         }
         if !self.is_packed() {
             return Ok(x.into());
@@ -402,10 +403,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
         let gk = required_keys(gk, "the witness map")?;
         self.check_keys(gk)?;
         let [a, b] = x else {
-            return Err(Error::InvalidLength(format!(
-                "the witness map takes two ciphertexts (a, b), got {}",
-                x.len()
-            )));
+            return Err(Error::wrong_length(
+                "the witness map's ciphertexts (a, b)",
+                2,
+                x.len(),
+            ));
         };
         let total = self.total_steps();
         if self.is_packed() {
