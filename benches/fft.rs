@@ -28,8 +28,8 @@ use ark_std::rand::{rngs::StdRng, SeedableRng};
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use he_fft::{
-    coset_change_context, fft_context, witness_map_context, witness_map_for, CosetChange,
-    Direction, EncryptedTransform, Fft, FftOptions, OneProductFft, Route,
+    witness_map_context, witness_map_for, CosetChange, Direction, EncryptedTransform, Fft,
+    FftOptions, OneProductFft, Route,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
@@ -100,8 +100,8 @@ fn fft(c: &mut Criterion) {
             let (fft, gk, ct) = pool.install(|| {
                 // The coset change's own ring keeps the vector replicated up to n = 32768.
                 let ctx = match name {
-                    "he_coset_change" => coset_change_context::<Fr>(n),
-                    _ => fft_context::<Fr>(n),
+                    "he_coset_change" => he_fft::CosetChange::<Fr>::secure_context(n),
+                    _ => he_fft::OneProductFft::<Fr>::secure_context(n),
                 }
                 .expect("context");
                 let options = FftOptions::default();

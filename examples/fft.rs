@@ -43,8 +43,8 @@ use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use clap::{CommandFactory, Parser};
 use he_fft::{
-    check, coset_change_context, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft,
-    FftOptions, PlanOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
+    check, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft, FftOptions,
+    PlanOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
@@ -177,7 +177,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
 
-    let bits = |ring: usize| route.ciphertext_bits(ring, 254, n);
+    let bits = |ring: usize| route.ciphertext_bits::<Fr>(ring, n);
     let ctx = if args.job.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
         Context::builder()
@@ -192,7 +192,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     } else if let Some(r) = args.ring_degree {
         Context::for_field::<Fr>(r as u64, bits(r))?
     } else if args.to_coset {
-        coset_change_context::<Fr>(n)?
+        he_fft::CosetChange::<Fr>::secure_context(n)?
     } else {
         route.context::<Fr>(n)?
     };

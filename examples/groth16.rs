@@ -239,14 +239,18 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let server_options = options(args.cache, args.shape);
     let (session, setup) = if args.job.small {
         let bits = match route {
-            WitnessMapRoute::ServerOnly => he_fft::witness_map_ciphertext_bits(2048, 254, n),
-            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_ciphertext_bits(2048, 254),
+            WitnessMapRoute::ServerOnly => he_fft::witness_map_ciphertext_bits::<Fr>(2048, n),
+            WitnessMapRoute::ClientAssisted => {
+                he_fft::ClientAssistedWitnessMap::<Fr>::ciphertext_bits(2048)
+            }
         };
         Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &server_options)?
     } else {
         let context = match route {
             WitnessMapRoute::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
-            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_context::<Fr>(n)?,
+            WitnessMapRoute::ClientAssisted => {
+                he_fft::ClientAssistedWitnessMap::<Fr>::secure_context(n)?
+            }
         };
         Outsourcing::<Fr>::in_process_with(context, n, route, &server_options)?
     };

@@ -27,6 +27,11 @@ fn public(dir: &Path, name: &str) -> PathBuf {
     dir.join("public").join(name)
 }
 
+/// A server-side request the owner did not write.
+fn forge_request(dir: &Path, line: &str) {
+    fs::write(public(dir, "request.txt"), format!("{line}\n")).unwrap();
+}
+
 /// The owner's and the server's steps on the toy ring.
 fn honest_run(name: &str, size: usize) -> TempDir {
     let dir = TempDir::new(name);
@@ -80,11 +85,7 @@ fn a_forged_request_and_an_echoed_input_are_rejected() {
     // The reported attack: no server run at all, a request of size 1, the input as output.
     let dir = TempDir::new("forged");
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
-    fs::write(
-        public(&dir.0, "request.txt"),
-        "job=fft route=one-product size=2 ring=toy\n",
-    )
-    .unwrap();
+    forge_request(&dir.0, "job=fft route=one-product size=2 ring=toy");
     fs::copy(public(&dir.0, "input-0.ct"), public(&dir.0, "output-0.ct")).unwrap();
     let verdict = verify(&dir.0).expect("the echoed input decrypts");
     assert!(!verdict.accepted);
@@ -96,11 +97,10 @@ fn a_server_obeying_a_forged_request_is_rejected() {
     let dir = TempDir::new("forged-size");
     owner(&dir.0, 16, true, KeyShipping::MasterKeys).expect("owner");
     // The server computes a transform of another size than the owner asked for.
-    fs::write(
-        public(&dir.0, "request.txt"),
-        "job=fft route=one-product size=8 ring=toy keys=master\n",
-    )
-    .unwrap();
+    forge_request(
+        &dir.0,
+        "job=fft route=one-product size=8 ring=toy keys=master",
+    );
     // The server's own context for 8 points is not the owner's for 16: it refuses to run.
     let err = server(&dir.0, true).expect_err("the context of another size");
     assert!(

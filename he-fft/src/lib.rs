@@ -104,12 +104,7 @@ pub use fft::matrices::{coset_change_matrix, dft_matrix, domain_matrix, Directio
 pub use fft::one_product::OneProductFft;
 pub use fft::two_stage::{Transposed, TwoStageFft};
 pub use fft::{Fft, Route, RouteTransform, MAX_FFT_SIZE};
-pub use params::{
-    client_assisted_ciphertext_bits, client_assisted_context, coset_change_context, fft_context,
-    four_step_ciphertext_bits, four_step_fft_context, four_step_witness_map_ciphertext_bits,
-    required_ciphertext_bits, two_stage_ciphertext_bits, two_stage_fft_context,
-    witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE,
-};
+pub use params::{witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGREE};
 pub use transform::{
     required_keys, DelegatingTransform, EncryptedTransform, Progress, TransformInfo,
 };

@@ -1,18 +1,21 @@
-//! Parameter selection for encrypted FFTs.
+//! The modulus and context sizing of every route, in one noise model: the routes' own
+//! `ciphertext_bits` and `secure_context` (associated functions beside each route) call these,
+//! and [`witness_map_context`] sizes the route [`witness_map_for`](crate::witness_map_for) picks.
 
 use crate::error::{Error, Result};
 use ark_ff::PrimeField;
 use helib_rs::Context;
 
-/// The ring degree of [`fft_context`]: the smallest power of two whose 128-bit security
-/// bound (881 bits of `log2 QP` at `N = 32768`) fits a one-level transform over a 254-bit
-/// field with hybrid key switching.
+/// The ring degree of one-level products
+/// ([`OneProductFft::secure_context`](crate::OneProductFft::secure_context)): the smallest
+/// power of two whose 128-bit security bound (881 bits of `log2 QP` at `N = 32768`) fits a
+/// one-level transform over a 254-bit field with hybrid key switching.
 pub const FFT_RING_DEGREE: usize = 32768;
 
 /// Ciphertext-modulus bits for a one-level transform of size `n`: a fresh ciphertext's
 /// noise (about `p * N`), times a plaintext diagonal (canonical norm about `p sqrt(N)`),
 /// summed over up to `n` diagonals, plus key-switching noise and a safety margin.
-pub fn required_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+pub(crate) fn one_level_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let log_terms = n.max(2).ilog2();
     // Saturating, so an absurd p_bits gives a modulus no context accepts instead of wrapping.
@@ -22,59 +25,52 @@ pub fn required_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u3
 }
 
 /// A >= 128-bit secure context for transforms of size `n` over `F`: ring degree
-/// [`FFT_RING_DEGREE`], the modulus from [`required_ciphertext_bits`], and the fewest
+/// [`FFT_RING_DEGREE`], the modulus from [`one_level_bits`], and the fewest
 /// key-switching digits that keep `log2 QP` within the security bound.
-pub fn fft_context<F: PrimeField>(n: usize) -> Result<Context> {
-    let bits = required_ciphertext_bits(FFT_RING_DEGREE, F::MODULUS_BIT_SIZE, n);
+pub(crate) fn one_level_context<F: PrimeField>(n: usize) -> Result<Context> {
+    let bits = one_level_bits(FFT_RING_DEGREE, F::MODULUS_BIT_SIZE, n);
     Ok(Context::for_field::<F>(FFT_RING_DEGREE as u64, bits)?)
 }
 
 /// A >= 128-bit secure context for [`CosetChange`](crate::CosetChange) of size
 /// `n`: ring degree `2n` (at least [`FFT_RING_DEGREE`], at most 65536) so that up to
 /// `n = 32768` the vector is replicated and the circulant diagonals are constants per row,
-/// and the modulus from [`required_ciphertext_bits`].
-///
-/// ```
-/// assert_eq!(he_fft::coset_change_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
-/// # Ok::<(), he_fft::Error>(())
-/// ```
-pub fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
+/// and the modulus from [`one_level_bits`].
+pub(crate) fn coset_change_context<F: PrimeField>(n: usize) -> Result<Context> {
     let ring = replicating_ring(n, "a coset change")?;
-    let bits = required_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n);
+    let bits = one_level_bits(ring, F::MODULUS_BIT_SIZE, n);
     Ok(Context::for_field::<F>(ring as u64, bits)?)
 }
 
 /// Ciphertext-modulus bits for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the first
-/// stage as a one-level transform ([`required_ciphertext_bits`]), then the second stage's
+/// stage as a one-level transform ([`one_level_bits`]), then the second stage's
 /// growth from the natural level the first one's output is switched down to: a plaintext of
 /// canonical norm about `p sqrt(N)` summed over fewer than `n` terms, and 10 bits for key
 /// switching and rounding (the fresh-encryption term does not recur).
-pub fn two_stage_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+pub(crate) fn two_stage_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
-    required_ciphertext_bits(ring_degree, p_bits, n)
+    one_level_bits(ring_degree, p_bits, n)
         .saturating_add(p_bits)
         .saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10)
 }
 
-/// Ciphertext-modulus bits for a [`WitnessMap`](crate::WitnessMap) of size `n`: three
-/// plaintext-matrix stages (the first as a one-level transform, the next two as the second
-/// stage of [`two_stage_ciphertext_bits`]) and a ciphertext product of their results, whose
-/// operands are switched down to the floor first and which costs about one more such stage.
-///
-/// From `n = N` on, where [`witness_map_for`](crate::witness_map_for) picks the
+/// Ciphertext-modulus bits over `F` for the server-only witness map of size `n` on the ring
+/// `ring_degree`: [`WitnessMap::ciphertext_bits`](crate::WitnessMap::ciphertext_bits) up to
+/// `n = N/2`. From `n = N` on, where [`witness_map_for`](crate::witness_map_for) picks the
 /// [`FourStepWitnessMap`](crate::FourStepWitnessMap), this is
-/// [`four_step_witness_map_ciphertext_bits`].
-pub fn witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+/// [`FourStepWitnessMap::ciphertext_bits`](crate::FourStepWitnessMap::ciphertext_bits).
+pub fn witness_map_ciphertext_bits<F: PrimeField>(ring_degree: usize, n: usize) -> u32 {
+    let p_bits = F::MODULUS_BIT_SIZE;
     if n > ring_degree / 2 {
-        return four_step_witness_map_ciphertext_bits(ring_degree, p_bits, n);
+        return four_step_witness_map_bits(ring_degree, p_bits, n);
     }
     one_ciphertext_witness_map_bits(ring_degree, p_bits, n)
 }
 
-fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+pub(crate) fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10);
-    required_ciphertext_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(3))
+    one_level_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(3))
 }
 
 /// A >= 128-bit secure context for the server-only witness map of size `n`
@@ -96,16 +92,14 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
         )));
     }
     let start = n.saturating_mul(2).clamp(2 * FFT_RING_DEGREE, MAX_RING);
-    smallest_secure_ring::<F>(start, |ring| {
-        witness_map_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
-    })
+    smallest_secure_ring::<F>(start, |ring| witness_map_ciphertext_bits::<F>(ring, n))
 }
 
 /// Ciphertext-modulus bits for a [`FourStepWitnessMap`](crate::FourStepWitnessMap) of size
 /// `n`: the row map's ([`witness_map_ciphertext_bits`] at `R = N/2`), one more plaintext
 /// level for the step across the `c = n / R` rows (a sum of `c` products), and the growth of
 /// the sums of `c` products in both.
-pub fn four_step_witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+pub(crate) fn four_step_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let row = (ring_degree / 2).max(2);
     let log_c = (n / row).max(2).ilog2();
@@ -117,7 +111,7 @@ pub fn four_step_witness_map_ciphertext_bits(ring_degree: usize, p_bits: u32, n:
 /// Ciphertext-modulus bits for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap):
 /// one product of two fresh ciphertexts (each about `p sqrt(N)` after switching down to the
 /// floor), key switching, and the margin.
-pub fn client_assisted_ciphertext_bits(ring_degree: usize, p_bits: u32) -> u32 {
+pub(crate) fn client_assisted_bits(ring_degree: usize, p_bits: u32) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     p_bits
         .saturating_mul(2)
@@ -126,78 +120,60 @@ pub fn client_assisted_ciphertext_bits(ring_degree: usize, p_bits: u32) -> u32 {
 
 /// A >= 128-bit secure context for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap)
 /// of size `n`: the smallest ring of at least `2n` (and [`FFT_RING_DEGREE`]) whose security
-/// bound holds [`client_assisted_ciphertext_bits`]. For BN254 that is `N = 32768` up to
+/// bound holds [`client_assisted_bits`]. For BN254 that is `N = 32768` up to
 /// `n = 16384`.
-///
-/// ```
-/// assert_eq!(he_fft::client_assisted_context::<ark_bn254::Fr>(4096)?.ring_degree(), 32768);
-/// # Ok::<(), he_fft::Error>(())
-/// ```
-pub fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
+pub(crate) fn client_assisted_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 2 || !n.is_power_of_two() {
         return Err(Error::InvalidArgument(format!(
             "a witness map's domain size must be a power of two of at least 2, got {n}"
         )));
     }
     smallest_secure_ring::<F>(n.saturating_mul(2).max(FFT_RING_DEGREE), |ring| {
-        client_assisted_ciphertext_bits(ring, F::MODULUS_BIT_SIZE)
+        client_assisted_bits(ring, F::MODULUS_BIT_SIZE)
     })
 }
 
 /// A >= 128-bit secure context for a [`TwoStageFft`](crate::TwoStageFft) of size `n`: the
 /// smallest ring of at least `2n` (and twice [`FFT_RING_DEGREE`]) whose security bound holds
-/// the modulus of [`two_stage_ciphertext_bits`]. For BN254 that is `N = 65536` up to
+/// the modulus of [`two_stage_bits`]. For BN254 that is `N = 65536` up to
 /// `n = 32768`; the two stages need the vector in one slot row, so `n <= N/2`.
-///
-/// ```
-/// assert_eq!(he_fft::two_stage_fft_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
-/// # Ok::<(), he_fft::Error>(())
-/// ```
-pub fn two_stage_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
+pub(crate) fn two_stage_context<F: PrimeField>(n: usize) -> Result<Context> {
     if n < 4 || !n.is_power_of_two() {
         return Err(Error::InvalidArgument(format!(
             "a two-stage FFT's size must be a power of two of at least 4, got {n}"
         )));
     }
     smallest_secure_ring::<F>(n.saturating_mul(2).max(2 * FFT_RING_DEGREE), |ring| {
-        two_stage_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
+        two_stage_bits(ring, F::MODULUS_BIT_SIZE, n)
     })
 }
 
 /// Ciphertext-modulus bits for a [`FourStepFft`](crate::FourStepFft) of size `n`: its first
 /// step as a one-level transform of up to 128 terms (the most slot rows it spans), then its
 /// row FFT's two stages, each from the natural level the previous step's output is switched
-/// down to (as the second stage of [`two_stage_ciphertext_bits`], with rows of `N/2`).
-pub fn four_step_ciphertext_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+/// down to (as the second stage of [`two_stage_bits`], with rows of `N/2`).
+pub(crate) fn four_step_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let row = (ring_degree / 2).clamp(2, n.max(2));
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + row.ilog2() + 10);
-    required_ciphertext_bits(ring_degree, p_bits, 2 * crate::Layout::MAX_CIPHERTEXTS)
+    one_level_bits(ring_degree, p_bits, 2 * crate::Layout::MAX_CIPHERTEXTS)
         .saturating_add(stage.saturating_mul(2))
 }
 
 /// A >= 128-bit secure context for a [`FourStepFft`](crate::FourStepFft) of size `n`: the
 /// smallest ring from twice [`FFT_RING_DEGREE`] up on which `n` spans at most 128 rows of
-/// `N/2` (64 ciphertexts), with the modulus of [`four_step_ciphertext_bits`]. For BN254 that
+/// `N/2` (64 ciphertexts), with the modulus of [`four_step_bits`]. For BN254 that
 /// is `N = 65536` (rows of 32768) from `n = 65536` to `n = 2^22`. Smaller `n` fit one row: an
-/// error names [`two_stage_fft_context`] instead.
-///
-/// ```
-/// let ctx = he_fft::four_step_fft_context::<ark_bn254::Fr>(1 << 20)?;
-/// assert_eq!(ctx.ring_degree(), 65536);
-/// # Ok::<(), he_fft::Error>(())
-/// ```
-pub fn four_step_fft_context<F: PrimeField>(n: usize) -> Result<Context> {
+/// error names [`two_stage_context`] instead.
+pub(crate) fn four_step_context<F: PrimeField>(n: usize) -> Result<Context> {
     let ring = (n / crate::Layout::MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
     if !n.is_power_of_two() || n < ring {
         return Err(Error::InvalidArgument(format!(
             "a four-step FFT's size must be a power of two of at least {ring} here, got {n} \
-             (smaller sizes fit one slot row: see two_stage_fft_context)"
+             (smaller sizes fit one slot row: see TwoStageFft::secure_context)"
         )));
     }
-    smallest_secure_ring::<F>(ring, |ring| {
-        four_step_ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n)
-    })
+    smallest_secure_ring::<F>(ring, |ring| four_step_bits(ring, F::MODULUS_BIT_SIZE, n))
 }
 
 /// The ring `2n` (so that a size-`n` vector fills at most half the slots and is replicated),
@@ -229,3 +205,14 @@ fn smallest_secure_ring<F: PrimeField>(
 
 /// The largest ring the contexts above try (the security table's last row).
 pub(crate) const MAX_RING: usize = 131072;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_absurd_field_size_saturates_instead_of_wrapping() {
+        assert_eq!(one_level_bits(32768, u32::MAX, 2), u32::MAX);
+        assert_eq!(two_stage_bits(32768, u32::MAX, 2), u32::MAX);
+    }
+}

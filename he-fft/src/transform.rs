@@ -85,7 +85,7 @@ impl TransformInfo {
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::two_stage_ciphertext_bits(2048, 254, 16))
+///     .ciphertext_bits(he_fft::TwoStageFft::<Fr>::ciphertext_bits(2048, 16))
 ///     .allow_insecure(true).build()?; // toy size, insecure
 /// let options = FftOptions::default();
 /// let routes: Vec<Box<dyn EncryptedTransform<Fr>>> = vec![
@@ -156,12 +156,7 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
     /// The server's work on inputs [`apply_with`](Self::apply_with) has checked: what
     /// implementations write, and what callers do not call directly. A route that needs
     /// Galois keys takes them with [`required_keys`].
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>>;
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>>;
 
     /// The transform of the encrypted inputs (every input vector's ciphertexts, one vector
     /// after the other): [`apply_with`](Self::apply_with) with keys and no progress report.
@@ -230,13 +225,8 @@ impl<T: DelegatingTransform> EncryptedTransform<T::Field> for T {
     fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<T::Field>> {
         self.inner().decrypt(sk, y)
     }
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        self.inner().compute(gk, x, progress)
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
+        self.inner().compute(gk, x, report)
     }
 }
 

@@ -277,7 +277,7 @@ fn coset_change_errors_are_clear() {
         other => panic!("expected InvalidArgument, got {:?}", other.map(|_| ())),
     }
     assert!(matches!(
-        he_fft::coset_change_context::<Fr>(20000),
+        he_fft::CosetChange::<Fr>::secure_context(20000),
         Err(Error::InvalidArgument(msg)) if msg.contains("power of two")
     ));
     match CosetChange::new(&k.ctx, &subgroup(8), &subgroup(16), &FftOptions::default()) {

@@ -14,7 +14,7 @@ fn every_route_runs_on_derived_keys() {
     let ctx = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::four_step_ciphertext_bits(N, 254, 4 * N))
+        .ciphertext_bits(he_fft::FourStepFft::<Fr>::ciphertext_bits(N, 4 * N))
         .derivable_keys(true)
         .allow_insecure(true)
         .build()

@@ -10,7 +10,7 @@ use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, Keys, N};
 use he_fft::Error;
-use he_fft::{four_step_fft_context, Direction, EncryptedTransform, FftOptions, FourStepFft};
+use he_fft::{Direction, EncryptedTransform, FftOptions, FourStepFft};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
@@ -20,7 +20,9 @@ fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
 /// A toy context with room for the three levels.
 fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| common::toy_keys(he_fft::four_step_ciphertext_bits(N, 254, 128 * N / 2)))
+    KEYS.get_or_init(|| {
+        common::toy_keys(he_fft::FourStepFft::<Fr>::ciphertext_bits(N, 128 * N / 2))
+    })
 }
 
 fn expected(domain: &Radix2EvaluationDomain<Fr>, direction: Direction, x: &[Fr]) -> Vec<Fr> {
@@ -152,12 +154,12 @@ fn inputs_at_different_levels() {
 #[test]
 fn the_context_helper_sizes_rows_of_half_the_ring() {
     for (n, ring) in [(1 << 16, 65536), (1 << 22, 65536), (1 << 23, 131072)] {
-        let ctx = four_step_fft_context::<Fr>(n).unwrap();
+        let ctx = he_fft::FourStepFft::<Fr>::secure_context(n).unwrap();
         assert_eq!(ctx.ring_degree(), ring, "n = {n}");
         assert!(ctx.security_bits() >= 128.0);
     }
-    match four_step_fft_context::<Fr>(32768) {
-        Err(Error::InvalidArgument(m)) => assert!(m.contains("two_stage_fft_context"), "{m}"),
+    match he_fft::FourStepFft::<Fr>::secure_context(32768) {
+        Err(Error::InvalidArgument(m)) => assert!(m.contains("TwoStageFft::secure_context"), "{m}"),
         other => panic!("{other:?}"),
     }
 }
@@ -206,7 +208,7 @@ fn errors_are_clear() {
     let small = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::two_stage_ciphertext_bits(N, 254, 64))
+        .ciphertext_bits(he_fft::TwoStageFft::<Fr>::ciphertext_bits(N, 64))
         .allow_insecure(true)
         .build()
         .unwrap();
@@ -220,7 +222,7 @@ fn errors_are_clear() {
             context_helper,
             levels,
             ..
-        }) => assert_eq!((context_helper, levels), ("four_step_fft_context", 3)),
+        }) => assert_eq!((context_helper, levels), ("FourStepFft::secure_context", 3)),
         other => panic!("{other:?}"),
     }
 }

@@ -8,8 +8,8 @@ use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::Error;
 use he_fft::{
-    four_step_witness_map_ciphertext_bits, witness_map_for, EncryptedTransform,
-    EncryptedWitnessMap, FftOptions, FourStepWitnessMap, WitnessMap,
+    witness_map_for, EncryptedTransform, EncryptedWitnessMap, FftOptions, FourStepWitnessMap,
+    WitnessMap,
 };
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 use std::sync::OnceLock;
@@ -20,7 +20,7 @@ use common::{evaluations, random_r1cs, random_vector, toy_keys, Keys, N};
 /// Keys with room for five levels at `n = 2N`.
 fn map_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(four_step_witness_map_ciphertext_bits(N, 254, 2 * N)))
+    KEYS.get_or_init(|| toy_keys(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N)))
 }
 
 fn run(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<Fr>, f64) {
@@ -78,7 +78,10 @@ fn every_row_count_on_a_tiny_ring() {
     let ctx = Context::builder()
         .ring_degree(ring as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(four_step_witness_map_ciphertext_bits(ring, 254, 16 * ring))
+        .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(
+            ring,
+            16 * ring,
+        ))
         .allow_insecure(true)
         .build()
         .unwrap();

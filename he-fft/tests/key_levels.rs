@@ -6,8 +6,7 @@
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{
-    four_step_ciphertext_bits, four_step_witness_map_ciphertext_bits, Direction,
-    EncryptedTransform, EncryptedWitnessMap, Fft, FftOptions, FourStepWitnessMap, Route,
+    Direction, EncryptedTransform, EncryptedWitnessMap, Fft, FftOptions, FourStepWitnessMap, Route,
     WitnessMap,
 };
 use helib_rs::{Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
@@ -53,7 +52,7 @@ fn same_bookkeeping(capped: &[Ctxt], full: &[Ctxt], what: &str) {
 
 #[test]
 fn fft_routes_with_keys_for_their_levels() {
-    let k = toy_keys(four_step_ciphertext_bits(N, 254, 4 * N));
+    let k = toy_keys(he_fft::FourStepFft::<Fr>::ciphertext_bits(N, 4 * N));
     for (route, n) in [(Route::TwoStages, 256), (Route::FourSteps, 4 * N)] {
         fft_with_keys_for_its_levels(&k, route, n);
     }
@@ -105,7 +104,7 @@ fn fft_with_keys_for_its_levels(k: &Keys, route: Route, n: usize) {
 
 #[test]
 fn witness_maps_with_keys_for_their_levels() {
-    let k = toy_keys(four_step_witness_map_ciphertext_bits(N, 254, 2 * N));
+    let k = toy_keys(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N));
     let maps: Vec<Box<dyn EncryptedWitnessMap<Fr>>> = vec![
         Box::new(WitnessMap::<Fr>::new(&k.ctx, N / 4, &FftOptions::default()).unwrap()),
         Box::new(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * N, &FftOptions::default()).unwrap()),

@@ -15,7 +15,7 @@ fn keys() -> (Context, SecKey, PubKey) {
     let ctx = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(N, 254, 64) + 100)
+        .ciphertext_bits(2 * he_fft::TwoStageFft::<Fr>::ciphertext_bits(N, 64) + 100)
         .allow_insecure(true)
         .build()
         .unwrap();

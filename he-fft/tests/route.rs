@@ -45,7 +45,7 @@ fn fastest_picks_the_route_by_size() {
 /// A toy context with room for every route's levels, vectors of up to `2N` values.
 fn keys() -> &'static Keys {
     static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(Route::FourSteps.ciphertext_bits(N, 254, 2 * N)))
+    KEYS.get_or_init(|| toy_keys(Route::FourSteps.ciphertext_bits::<Fr>(N, 2 * N)))
 }
 
 /// One transform per route (`N/2` values for one product and two stages, one slot row; `2N`

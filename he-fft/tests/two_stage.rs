@@ -132,7 +132,7 @@ fn cyclic_convolution_chains_on_the_server() {
     let ctx = Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(N, 254, n) + 100)
+        .ciphertext_bits(2 * he_fft::TwoStageFft::<Fr>::ciphertext_bits(N, n) + 100)
         .allow_insecure(true)
         .build()
         .unwrap();
@@ -203,7 +203,7 @@ fn errors_are_clear() {
     let small = helib_rs::Context::builder()
         .ring_degree(N as u64)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::required_ciphertext_bits(N, 254, 64))
+        .ciphertext_bits(he_fft::OneProductFft::<Fr>::ciphertext_bits(N, 64))
         .allow_insecure(true)
         .build()
         .unwrap();
@@ -217,7 +217,7 @@ fn errors_are_clear() {
             context_helper,
             levels,
             ..
-        }) => assert_eq!((context_helper, levels), ("two_stage_fft_context", 2)),
+        }) => assert_eq!((context_helper, levels), ("TwoStageFft::secure_context", 2)),
         other => panic!("{other:?}"),
     }
 }

@@ -19,7 +19,7 @@ use common::{evaluations, keys, random_r1cs, random_vector, toy_keys, Keys, N};
 /// Keys with room for the witness map's four levels at the largest size.
 fn map_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(witness_map_ciphertext_bits(N, 254, N / 2)))
+    KEYS.get_or_init(|| toy_keys(witness_map_ciphertext_bits::<Fr>(N, N / 2)))
 }
 
 /// ark-groth16's witness map for satisfied constraints (`c = a b` on H), step by step.
@@ -292,7 +292,7 @@ fn secure_context_sizes() {
 /// The client-assisted form: the owner's inverse FFTs, one product, the same `h`.
 #[test]
 fn client_assisted_equals_the_plain_quotient() {
-    let k = toy_keys(he_fft::client_assisted_ciphertext_bits(N, 254));
+    let k = toy_keys(he_fft::ClientAssistedWitnessMap::<Fr>::ciphertext_bits(N));
     let mut n = 2;
     while n <= N / 2 {
         let a = random_vector(n, 3 * n as u64);
@@ -323,7 +323,7 @@ fn client_assisted_equals_the_plain_quotient() {
         map.encrypt(&k.pk, &[Fr::zero(); 7]),
         Err(Error::WrongLength { .. })
     ));
-    let ctx = he_fft::client_assisted_context::<Fr>(32768).unwrap();
+    let ctx = he_fft::ClientAssistedWitnessMap::<Fr>::secure_context(32768).unwrap();
     assert!(ctx.security_bits() >= 128.0);
     println!(
         "client-assisted n = 32768: N = {}, log2 QP = {:.0}",

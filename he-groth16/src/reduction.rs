@@ -36,7 +36,7 @@ use crate::{Error, Outsourcing};
 /// // A toy ring for the example's speed (insecure); Outsourcing::in_process picks a secure one.
 /// let n = circuit.domain_size();
 /// let ctx = helib_rs::Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(2048, 254, n))
+///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(2048, n))
 ///     .allow_insecure(true).build()?;
 /// let (session, _) = Outsourcing::<Fr>::in_process_on(ctx, n, WitnessMapRoute::ServerOnly)?;
 /// let session = Arc::new(session);

@@ -135,12 +135,14 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
     }
 
     /// A session with everything in this process: a >= 128-bit secure context for `n` and
-    /// the route ([`he_fft::witness_map_context`], [`he_fft::client_assisted_context`]), fresh
+    /// the route ([`he_fft::witness_map_context`], [`he_fft::ClientAssistedWitnessMap::secure_context`]), fresh
     /// keys, and an [`InProcessServer`] holding only the public ones.
     pub fn in_process(n: usize, route: WitnessMapRoute) -> Result<(Self, Setup), Error> {
         let context = match route {
             WitnessMapRoute::ServerOnly => he_fft::witness_map_context::<F>(n)?,
-            WitnessMapRoute::ClientAssisted => he_fft::client_assisted_context::<F>(n)?,
+            WitnessMapRoute::ClientAssisted => {
+                he_fft::ClientAssistedWitnessMap::<F>::secure_context(n)?
+            }
         };
         Self::in_process_on(context, n, route)
     }

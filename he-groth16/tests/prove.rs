@@ -23,7 +23,7 @@ fn toy_context(n: usize) -> Context {
     Context::builder()
         .ring_degree(N)
         .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::witness_map_ciphertext_bits(N as usize, 254, n))
+        .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(N as usize, n))
         .allow_insecure(true)
         .build()
         .expect("toy context")
@@ -344,7 +344,9 @@ fn client_assisted_proofs_verify() {
         let ctx = Context::builder()
             .ring_degree(N)
             .plaintext_field::<Fr>()
-            .ciphertext_bits(he_fft::client_assisted_ciphertext_bits(N as usize, 254))
+            .ciphertext_bits(he_fft::ClientAssistedWitnessMap::<Fr>::ciphertext_bits(
+                N as usize,
+            ))
             .allow_insecure(true)
             .build()
             .unwrap();

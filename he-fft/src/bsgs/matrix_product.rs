@@ -28,7 +28,7 @@ use crate::{
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 4))
+///     .ciphertext_bits(he_fft::OneProductFft::<Fr>::ciphertext_bits(2048, 4))
 ///     .allow_insecure(true).build()?; // toy size, insecure
 /// // A 2 x 3 matrix: y = (x0 + 2 x1 + 3 x2, 4 x0 + 5 x1 + 6 x2).
 /// let m = Matrix::from_rows(vec![
@@ -99,6 +99,30 @@ impl<F: FftField + PrimeField> MatrixProduct<F> {
     }
 }
 
+/// Sizing: the modulus and the secure context a product needs.
+impl<F: FftField + PrimeField> MatrixProduct<F> {
+    /// Ciphertext-modulus bits for a product of size `n` (the power-of-two size holding the
+    /// matrix) on the ring `ring_degree`: a fresh ciphertext's noise (about `p N`), times a
+    /// plaintext diagonal (canonical norm about `p sqrt(N)`), summed over up to `n` diagonals,
+    /// plus key switching and a margin.
+    ///
+    /// ```
+    /// use he_fft::MatrixProduct;
+    /// assert_eq!(MatrixProduct::<ark_bn254::Fr>::ciphertext_bits(32768, 4096), 582);
+    /// ```
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::one_level_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+
+    /// A >= 128-bit secure context for products of size `n`: ring degree
+    /// [`FFT_RING_DEGREE`](crate::FFT_RING_DEGREE), the modulus of
+    /// [`ciphertext_bits`](Self::ciphertext_bits), and the fewest key-switching digits that
+    /// keep `log2 QP` within the security bound.
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::one_level_context::<F>(n)
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
     fn info(&self) -> TransformInfo {
         TransformInfo {
@@ -109,12 +133,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
             input_ciphertexts: self.plan.input_layout().num_ciphertexts(),
             output_ciphertexts: self.plan.output_layout().num_ciphertexts(),
             levels: self.plan.levels(),
-            ciphertext_bits: crate::required_ciphertext_bits(
+            ciphertext_bits: crate::params::one_level_bits(
                 self.ctx.ring_degree(),
                 self.ctx.plaintext_bits(),
                 self.plan.input_layout().len(),
             ),
-            context_helper: "fft_context",
+            context_helper: "MatrixProduct::secure_context",
             progress_total: self.plan.progress_total(),
             layout_tag: self.plan.input_tag(),
         }
@@ -139,15 +163,10 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
         values.truncate(self.shape.0);
         Ok(values)
     }
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let gk = required_keys(gk, "the matrix product")?;
         self.plan
-            .execute_with_progress(&self.encoded, gk, x, progress)
+            .execute_with_progress(&self.encoded, gk, x, report)
     }
 }
 

@@ -19,7 +19,7 @@ use crate::{coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, 
 /// row, encoded in no time and held in 4 words per prime each (7 MiB for all of them at
 /// `n = 32768`), so the server's work is the rotations and products alone. At `n > N/2` it
 /// takes the general route and costs as much as an FFT;
-/// [`coset_change_context`](crate::coset_change_context) picks a ring that avoids that.
+/// [`secure_context`](Self::secure_context) picks a ring that avoids that.
 ///
 /// ```
 /// use ark_bn254::Fr;
@@ -30,7 +30,7 @@ use crate::{coset_change_matrix, EncryptedTransform, FftOptions, MatrixProduct, 
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
+///     .ciphertext_bits(he_fft::OneProductFft::<Fr>::ciphertext_bits(2048, 8))
 ///     .allow_insecure(true).build()?; // toy size, insecure
 /// let h = Radix2EvaluationDomain::<Fr>::new(8).unwrap();
 /// let coset = h.get_coset(Fr::GENERATOR).unwrap();
@@ -90,6 +90,23 @@ impl<F: FftField + PrimeField> CosetChange<F> {
     }
 }
 
+/// Sizing: the secure context of a coset change.
+impl<F: FftField + PrimeField> CosetChange<F> {
+    /// A >= 128-bit secure context for a coset change of size `n`: ring degree `2n` (at least
+    /// [`FFT_RING_DEGREE`](crate::FFT_RING_DEGREE), at most 65536) so that up to `n = 32768`
+    /// the vector is replicated and the circulant diagonals are constants per row, and the
+    /// modulus of one level ([`MatrixProduct::ciphertext_bits`](crate::MatrixProduct::ciphertext_bits)).
+    ///
+    /// ```
+    /// use he_fft::CosetChange;
+    /// assert_eq!(CosetChange::<ark_bn254::Fr>::secure_context(32768)?.ring_degree(), 65536);
+    /// # Ok::<(), he_fft::Error>(())
+    /// ```
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::coset_change_context::<F>(n)
+    }
+}
+
 impl<F: FftField + PrimeField> DelegatingTransform for CosetChange<F> {
     type Field = F;
     fn inner(&self) -> &dyn EncryptedTransform<F> {
@@ -98,7 +115,7 @@ impl<F: FftField + PrimeField> DelegatingTransform for CosetChange<F> {
     fn describe(&self, inner: TransformInfo) -> TransformInfo {
         TransformInfo {
             name: "the coset change",
-            context_helper: "coset_change_context",
+            context_helper: "CosetChange::secure_context",
             ..inner
         }
     }

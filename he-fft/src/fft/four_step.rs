@@ -40,7 +40,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// 2. within each ciphertext, a size-`R` FFT of each of its two rows
 ///    ([`TwoStageFft`], two levels; the rows share the rotations).
 ///
-/// Three levels in all; [`four_step_fft_context`](crate::four_step_fft_context) sizes the
+/// Three levels in all; [`secure_context`](Self::secure_context) sizes the
 /// modulus (for BN254, `N = 65536`, `R = 32768`). The `c / 2` ciphertexts' row FFTs are
 /// independent, so they run in parallel, and their cost grows linearly in `n`; the first
 /// step's products and plaintexts grow as `c^2`, so from `n = 2^20` on doubling `n` costs
@@ -60,7 +60,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed): four rows of 8 slots, two ciphertexts.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::four_step_ciphertext_bits(2048, 254, 32))
+///     .ciphertext_bits(he_fft::FourStepFft::<Fr>::ciphertext_bits(2048, 32))
 ///     .allow_insecure(true).build()?;
 /// let domain = Radix2EvaluationDomain::<Fr>::new(32).unwrap();
 /// let fft = FourStepFft::with_rows(&ctx, &domain, 8, Direction::Forward, &FftOptions::default())?;
@@ -364,6 +364,34 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     }
 }
 
+/// Sizing: the modulus and the secure context of a four-step FFT.
+impl<F: FftField + PrimeField> FourStepFft<F> {
+    /// Ciphertext-modulus bits for a four-step FFT of size `n` on the ring `ring_degree`: its
+    /// first step as a one-level transform of up to 128 terms (the most slot rows it spans),
+    /// then its row FFT's two stages, each from the natural level the previous step's output
+    /// is switched down to (as the second stage of
+    /// [`TwoStageFft::ciphertext_bits`], with rows of `N/2`).
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::four_step_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+
+    /// A >= 128-bit secure context for a four-step FFT of size `n`: the smallest ring from
+    /// twice [`FFT_RING_DEGREE`](crate::FFT_RING_DEGREE) up on which `n` spans at most 128
+    /// rows of `N/2` (64 ciphertexts), with the modulus of
+    /// [`ciphertext_bits`](Self::ciphertext_bits). For BN254 that is `N = 65536` (rows of
+    /// 32768) from `n = 65536` to `n = 2^22`. Smaller `n` fit one row: an error names
+    /// [`TwoStageFft::secure_context`] instead.
+    ///
+    /// ```
+    /// use he_fft::FourStepFft;
+    /// assert_eq!(FourStepFft::<ark_bn254::Fr>::secure_context(1 << 20)?.ring_degree(), 65536);
+    /// # Ok::<(), he_fft::Error>(())
+    /// ```
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::four_step_context::<F>(n)
+    }
+}
+
 /// Some input ciphertexts of a [`FourStepFft`] prepared for step 1
 /// ([`FourStepFft::first_step_inputs`]).
 pub struct FirstStepInputs<'x> {
@@ -484,12 +512,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
             output_ciphertexts: self.num_ciphertexts(),
             // The step across rows, then the row FFT's two.
             levels: 1 + self.row_fft.info().levels,
-            ciphertext_bits: crate::four_step_ciphertext_bits(
+            ciphertext_bits: crate::params::four_step_bits(
                 self.ctx.ring_degree(),
                 self.ctx.plaintext_bits(),
                 self.n,
             ),
-            context_helper: "four_step_fft_context",
+            context_helper: "FourStepFft::secure_context",
             progress_total: self.total_steps(),
             layout_tag: 0,
         }
@@ -533,13 +561,8 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
         }
         Ok(out)
     }
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
-        self.run_steps(required_keys(gk, "the four-step FFT")?, x, progress)
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
+        self.run_steps(required_keys(gk, "the four-step FFT")?, x, report)
     }
 }
 

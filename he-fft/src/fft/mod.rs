@@ -16,11 +16,7 @@ use helib_rs::Context;
 
 use crate::error::{Error, Result};
 use crate::transform::DelegatingTransform;
-use crate::{
-    fft_context, four_step_ciphertext_bits, four_step_fft_context, required_ciphertext_bits,
-    two_stage_ciphertext_bits, two_stage_fft_context, Direction, EncryptedTransform, FftOptions,
-    FourStepFft, OneProductFft, TwoStageFft,
-};
+use crate::{Direction, EncryptedTransform, FftOptions, FourStepFft, OneProductFft, TwoStageFft};
 
 /// The smallest size at which two stages beat one product on their own contexts (docs/fft-routes.md,
 /// "Two stages": at `n = 2048` the two routes tie, at `n = 4096` two stages are 1.5-1.9x
@@ -113,12 +109,13 @@ impl Route {
     }
 
     /// A >= 128-bit secure context for this route at size `n` over `F`
-    /// ([`fft_context`], [`two_stage_fft_context`] or [`four_step_fft_context`]).
+    /// ([`OneProductFft::secure_context`], [`TwoStageFft::secure_context`] or
+    /// [`FourStepFft::secure_context`]).
     pub fn context<F: PrimeField>(self, n: usize) -> Result<Context> {
         match self {
-            Route::OneProduct => fft_context::<F>(n),
-            Route::TwoStages => two_stage_fft_context::<F>(n),
-            Route::FourSteps => four_step_fft_context::<F>(n),
+            Route::OneProduct => crate::params::one_level_context::<F>(n),
+            Route::TwoStages => crate::params::two_stage_context::<F>(n),
+            Route::FourSteps => crate::params::four_step_context::<F>(n),
         }
     }
 
@@ -146,7 +143,7 @@ impl Route {
             let built = Context::builder()
                 .ring_degree(ring as u64)
                 .plaintext_field::<F>()
-                .ciphertext_bits(self.ciphertext_bits(ring, F::MODULUS_BIT_SIZE, n))
+                .ciphertext_bits(self.ciphertext_bits::<F>(ring, n))
                 .ks_digits(digits)
                 .derivable_keys(true)
                 .build();
@@ -161,14 +158,15 @@ impl Route {
         }
     }
 
-    /// The ciphertext-modulus bits this route needs at size `n` on ring degree
-    /// `ring_degree` ([`required_ciphertext_bits`], [`two_stage_ciphertext_bits`] or
-    /// [`four_step_ciphertext_bits`]), for a context of your own.
-    pub fn ciphertext_bits(self, ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    /// The ciphertext-modulus bits this route needs at size `n` over `F` on ring degree
+    /// `ring_degree` ([`OneProductFft::ciphertext_bits`], [`TwoStageFft::ciphertext_bits`] or
+    /// [`FourStepFft::ciphertext_bits`]), for a context of your own.
+    pub fn ciphertext_bits<F: PrimeField>(self, ring_degree: usize, n: usize) -> u32 {
+        let p_bits = F::MODULUS_BIT_SIZE;
         match self {
-            Route::OneProduct => required_ciphertext_bits(ring_degree, p_bits, n),
-            Route::TwoStages => two_stage_ciphertext_bits(ring_degree, p_bits, n),
-            Route::FourSteps => four_step_ciphertext_bits(ring_degree, p_bits, n),
+            Route::OneProduct => crate::params::one_level_bits(ring_degree, p_bits, n),
+            Route::TwoStages => crate::params::two_stage_bits(ring_degree, p_bits, n),
+            Route::FourSteps => crate::params::four_step_bits(ring_degree, p_bits, n),
         }
     }
 }

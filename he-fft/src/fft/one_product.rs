@@ -31,9 +31,9 @@ use crate::{Direction, EncryptedTransform, FftOptions, MatrixProduct, TransformP
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
-/// // A toy ring (insecure, for the example's speed); see he_fft::fft_context for real ones.
+/// // A toy ring (insecure, for the example's speed); OneProductFft::secure_context sizes real ones.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 16))
+///     .ciphertext_bits(he_fft::OneProductFft::<Fr>::ciphertext_bits(2048, 16))
 ///     .allow_insecure(true).build()?;
 /// let fft = OneProductFft::<Fr>::new(&ctx, 16, Direction::Forward, &FftOptions::default())?;
 /// let sk = SecKey::generate(&ctx)?;
@@ -75,7 +75,7 @@ impl<F: FftField + PrimeField> OneProductFft<F> {
     ///
     /// # fn main() -> Result<(), he_fft::Error> {
     /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-    ///     .ciphertext_bits(he_fft::required_ciphertext_bits(2048, 254, 8))
+    ///     .ciphertext_bits(he_fft::OneProductFft::<Fr>::ciphertext_bits(2048, 8))
     ///     .allow_insecure(true).build()?; // toy size, insecure
     /// // The coset ark-groth16 evaluates its quotient on.
     /// let coset = Radix2EvaluationDomain::<Fr>::new(8).unwrap().get_coset(Fr::GENERATOR).unwrap();
@@ -119,6 +119,27 @@ impl<F: FftField + PrimeField> OneProductFft<F> {
     }
 }
 
+/// Sizing: the modulus and the secure context of a one-product FFT.
+impl<F: FftField + PrimeField> OneProductFft<F> {
+    /// Ciphertext-modulus bits for a one-product FFT of size `n` on the ring `ring_degree`:
+    /// one level, as any [`MatrixProduct`] ([`MatrixProduct::ciphertext_bits`]).
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::one_level_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+
+    /// A >= 128-bit secure context for one-product FFTs of size `n`
+    /// ([`MatrixProduct::secure_context`]).
+    ///
+    /// ```
+    /// use he_fft::OneProductFft;
+    /// assert_eq!(OneProductFft::<ark_bn254::Fr>::secure_context(1024)?.ring_degree(), 32768);
+    /// # Ok::<(), he_fft::Error>(())
+    /// ```
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::one_level_context::<F>(n)
+    }
+}
+
 impl<F: FftField + PrimeField> DelegatingTransform for OneProductFft<F> {
     type Field = F;
     fn inner(&self) -> &dyn EncryptedTransform<F> {
@@ -127,7 +148,7 @@ impl<F: FftField + PrimeField> DelegatingTransform for OneProductFft<F> {
     fn describe(&self, inner: TransformInfo) -> TransformInfo {
         TransformInfo {
             name: "the one-product FFT",
-            context_helper: "fft_context",
+            context_helper: "OneProductFft::secure_context",
             ..inner
         }
     }

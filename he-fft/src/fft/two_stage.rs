@@ -32,7 +32,7 @@ use crate::{
 /// Against [`OneProductFft`](crate::OneProductFft)'s one stage of `n` diagonals this is `n2/2 + 2 n1` products
 /// instead of `n/2`, about `2 sqrt(n)` rotations more, and only the `n2/2` stage-1 diagonals
 /// cost a full-size encoding. The price is the level: the context needs about twice the
-/// modulus ([`two_stage_fft_context`](crate::two_stage_fft_context): `N = 65536` for BN254),
+/// modulus ([`secure_context`](Self::secure_context): `N = 65536` for BN254),
 /// which makes every rotation and product dearer, so it pays at large `n` (it runs only where
 /// the vector fits one slot row, `n <= N/2`).
 ///
@@ -52,9 +52,9 @@ use crate::{
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
-/// // A toy ring (insecure, for the example's speed); two_stage_fft_context sizes real ones.
+/// // A toy ring (insecure, for the example's speed); TwoStageFft::secure_context sizes real ones.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::two_stage_ciphertext_bits(2048, 254, 64))
+///     .ciphertext_bits(he_fft::TwoStageFft::<Fr>::ciphertext_bits(2048, 64))
 ///     .allow_insecure(true).build()?;
 /// let fft = TwoStageFft::<Fr>::new(&ctx, 64, Direction::Forward, &FftOptions::default())?;
 /// let sk = SecKey::generate(&ctx)?;
@@ -128,7 +128,7 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     ///
     /// # fn main() -> Result<(), he_fft::Error> {
     /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-    ///     .ciphertext_bits(2 * he_fft::two_stage_ciphertext_bits(2048, 254, 16))
+    ///     .ciphertext_bits(2 * he_fft::TwoStageFft::<Fr>::ciphertext_bits(2048, 16))
     ///     .allow_insecure(true).build()?; // toy size, insecure
     /// let h = Radix2EvaluationDomain::<Fr>::new(16).unwrap();
     /// let fft = TwoStageFft::on_domain(&ctx, &h, Direction::Forward, &FftOptions::default())?;
@@ -326,6 +326,33 @@ impl<F: FftField + PrimeField> TwoStageFft<F> {
     }
 }
 
+/// Sizing: the modulus and the secure context of a two-stage FFT.
+impl<F: FftField + PrimeField> TwoStageFft<F> {
+    /// Ciphertext-modulus bits for a two-stage FFT of size `n` on the ring `ring_degree`: the
+    /// first stage as a one-level transform, then the second stage's growth from the natural
+    /// level the first one's output is switched down to: a plaintext of canonical norm about
+    /// `p sqrt(N)` summed over fewer than `n` terms, and 10 bits for key switching and
+    /// rounding (the fresh-encryption term does not recur).
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::two_stage_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+
+    /// A >= 128-bit secure context for a two-stage FFT of size `n`: the smallest ring of at
+    /// least `2n` (and twice [`FFT_RING_DEGREE`](crate::FFT_RING_DEGREE)) whose security bound
+    /// holds the modulus of [`ciphertext_bits`](Self::ciphertext_bits). For BN254 that is
+    /// `N = 65536` up to `n = 32768`; the two stages need the vector in one slot row, so
+    /// `n <= N/2`.
+    ///
+    /// ```
+    /// use he_fft::TwoStageFft;
+    /// assert_eq!(TwoStageFft::<ark_bn254::Fr>::secure_context(32768)?.ring_degree(), 65536);
+    /// # Ok::<(), he_fft::Error>(())
+    /// ```
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::two_stage_context::<F>(n)
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
     fn info(&self) -> TransformInfo {
         let n = self.stages[0].0.input_layout().len();
@@ -337,12 +364,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
             input_ciphertexts: self.input_layout().num_ciphertexts(),
             output_ciphertexts: self.output_layout().num_ciphertexts(),
             levels: self.stages.iter().map(|(p, _)| p.levels()).sum(),
-            ciphertext_bits: crate::two_stage_ciphertext_bits(
+            ciphertext_bits: crate::params::two_stage_bits(
                 self.ctx.ring_degree(),
                 self.ctx.plaintext_bits(),
                 n,
             ),
-            context_helper: "two_stage_fft_context",
+            context_helper: "TwoStageFft::secure_context",
             progress_total: self.total_steps(),
             layout_tag: self.stages[0].0.input_tag(),
         }
@@ -369,15 +396,10 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
         let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, y)?;
         Ok(self.natural_order(slots))
     }
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let gk = required_keys(gk, "the two-stage FFT")?;
         self.check_keys(gk)?;
-        self.run_stages(gk, x, progress)
+        self.run_stages(gk, x, report)
     }
 }
 

@@ -160,11 +160,9 @@ impl Request {
             (Ring::Toy, job) => {
                 let bits = match job {
                     Job::Fft { route, .. } => {
-                        route.ciphertext_bits(TOY_RING_DEGREE, F::MODULUS_BIT_SIZE, self.size)
+                        route.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
                     }
-                    Job::WitnessMap => {
-                        witness_map_ciphertext_bits(TOY_RING_DEGREE, F::MODULUS_BIT_SIZE, self.size)
-                    }
+                    Job::WitnessMap => witness_map_ciphertext_bits::<F>(TOY_RING_DEGREE, self.size),
                 };
                 Ok(Context::builder()
                     .ring_degree(TOY_RING_DEGREE as u64)

@@ -21,7 +21,7 @@ use crate::{EncryptedTransform, Progress, TransformInfo};
 ///
 /// Against the server-only [`WitnessMap`](crate::WitnessMap): no Galois keys (the upload is
 /// the public key with its relinearization key and two ciphertexts), one level instead of four
-/// (a smaller modulus: [`client_assisted_context`](crate::client_assisted_context)), and a
+/// (a smaller modulus: [`secure_context`](Self::secure_context)), and a
 /// server step of one product; the price is the owner's two inverse FFTs, which are two of
 /// the seven FFTs the plain witness map runs.
 ///
@@ -32,7 +32,7 @@ use crate::{EncryptedTransform, Progress, TransformInfo};
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::client_assisted_ciphertext_bits(2048, 254))
+///     .ciphertext_bits(he_fft::ClientAssistedWitnessMap::<Fr>::ciphertext_bits(2048))
 ///     .allow_insecure(true).build()?; // toy size, insecure
 /// let map = ClientAssistedWitnessMap::<Fr>::new(&ctx, 8)?;
 /// let sk = SecKey::generate(&ctx)?;
@@ -88,6 +88,31 @@ impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
     }
 }
 
+/// Sizing: the modulus and the secure context of the client-assisted witness map.
+impl<F: FftField + PrimeField> ClientAssistedWitnessMap<F> {
+    /// Ciphertext-modulus bits on the ring `ring_degree`: one product of two fresh
+    /// ciphertexts (each about `p sqrt(N)` after switching down to the floor), key switching,
+    /// and the margin; the size does not enter.
+    pub fn ciphertext_bits(ring_degree: usize) -> u32 {
+        crate::params::client_assisted_bits(ring_degree, F::MODULUS_BIT_SIZE)
+    }
+
+    /// A >= 128-bit secure context for the map of size `n`: the smallest ring of at least
+    /// `2n` (and [`FFT_RING_DEGREE`](crate::FFT_RING_DEGREE)) whose security bound holds
+    /// [`ciphertext_bits`](Self::ciphertext_bits). For BN254 that is `N = 32768` up to
+    /// `n = 16384`.
+    ///
+    /// ```
+    /// use he_fft::ClientAssistedWitnessMap;
+    /// let ctx = ClientAssistedWitnessMap::<ark_bn254::Fr>::secure_context(4096)?;
+    /// assert_eq!(ctx.ring_degree(), 32768);
+    /// # Ok::<(), he_fft::Error>(())
+    /// ```
+    pub fn secure_context(n: usize) -> Result<Context> {
+        crate::params::client_assisted_context::<F>(n)
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMap<F> {
     /// The domain size `n`; one level, the product.
     fn info(&self) -> TransformInfo {
@@ -100,11 +125,11 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
             input_ciphertexts: 1,
             output_ciphertexts: 1,
             levels: 1,
-            ciphertext_bits: crate::client_assisted_ciphertext_bits(
+            ciphertext_bits: crate::params::client_assisted_bits(
                 self.ctx.ring_degree(),
                 self.ctx.plaintext_bits(),
             ),
-            context_helper: "client_assisted_context",
+            context_helper: "ClientAssistedWitnessMap::secure_context",
             progress_total: 1,
             layout_tag: 0,
         }
@@ -130,12 +155,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
     }
     /// The product of the encrypted `A` and `B` (one ciphertext each, in that order); any
     /// keys given are not used.
-    fn compute(
-        &self,
-        _gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    fn compute(&self, _gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let [a, b] = x else {
             return Err(Error::wrong_length(
                 "the client-assisted witness map's ciphertexts (a, b)",
@@ -145,7 +165,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
         };
         let mut h = a.checked_mul(b)?;
         h.mod_switch_to_natural_level()?;
-        progress(1, 1);
+        report(1, 1);
         Ok(vec![h])
     }
 }

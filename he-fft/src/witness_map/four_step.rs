@@ -56,7 +56,7 @@ const MAX_ROWS: usize = 2 * Layout::MAX_CIPHERTEXTS;
 /// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed): n = 2048 over four rows of 512.
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::four_step_witness_map_ciphertext_bits(1024, 254, 2048))
+///     .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(1024, 2048))
 ///     .allow_insecure(true).build()?;
 /// let map = FourStepWitnessMap::<Fr>::new(&ctx, 2048, &FftOptions::default())?;
 /// let sk = SecKey::generate(&ctx)?;
@@ -394,6 +394,18 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     }
 }
 
+/// Sizing: the modulus of the four-step witness map
+/// ([`witness_map_context`](crate::witness_map_context) sizes a context for either route).
+impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
+    /// Ciphertext-modulus bits for the four-step witness map of size `n` on the ring
+    /// `ring_degree`: the row map's ([`WitnessMap::ciphertext_bits`] at `R = N/2`), one more
+    /// plaintext level for the step across the `c = n / R` rows (a sum of `c` products), and
+    /// the growth of the sums of `c` products in both.
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::four_step_witness_map_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     /// The domain size `n` is the length of `a`, `b` and of the result `h`, whose `c`
     /// ciphertexts come from `c / 2` per input; the levels are the step across rows, the
@@ -407,7 +419,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
             input_ciphertexts: self.num_rows() / 2,
             output_ciphertexts: self.num_rows(),
             levels: 1 + self.rows.info().levels,
-            ciphertext_bits: crate::four_step_witness_map_ciphertext_bits(
+            ciphertext_bits: crate::params::four_step_witness_map_bits(
                 self.ctx.ring_degree(),
                 self.ctx.plaintext_bits(),
                 self.n,
@@ -462,15 +474,10 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     }
     /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (`c / 2`
     /// ciphertexts each, `a`'s first, under one public key).
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let gk = required_keys(gk, "the four-step witness map")?;
         let (a, b) = x.split_at(x.len() / 2);
-        self.run(gk, a, b, progress)
+        self.run(gk, a, b, report)
     }
 }
 

@@ -33,7 +33,7 @@ use crate::{
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(1024, 254, 1024))
+///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(1024, 1024))
 ///     .allow_insecure(true).build()?; // toy size, insecure
 /// for n in [8, 1024] { // one ciphertext, then two rows of 512 (one per input)
 ///     let map = witness_map_for::<Fr>(&ctx, n, &FftOptions::default())?;

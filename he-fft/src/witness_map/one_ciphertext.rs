@@ -70,7 +70,7 @@ use crate::{
 /// # fn main() -> Result<(), he_fft::Error> {
 /// // A toy ring (insecure, for the example's speed); see he_fft::witness_map_context.
 /// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits(2048, 254, 8))
+///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(2048, 8))
 ///     .allow_insecure(true).build()?;
 /// let map = WitnessMap::<Fr>::new(&ctx, 8, &FftOptions::default())?;
 /// let sk = SecKey::generate(&ctx)?;
@@ -343,6 +343,19 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     }
 }
 
+/// Sizing: the modulus of the one-ciphertext witness map
+/// ([`witness_map_context`](crate::witness_map_context) sizes a context for either route).
+impl<F: FftField + PrimeField> WitnessMap<F> {
+    /// Ciphertext-modulus bits for the witness map of size `n <= N/2` on the ring
+    /// `ring_degree`: three plaintext-matrix stages (the first as a one-level transform, the
+    /// next two as the second stage of [`TwoStageFft::ciphertext_bits`](crate::TwoStageFft::ciphertext_bits))
+    /// and a ciphertext product of their results, whose operands are switched down to the
+    /// floor first and which costs about one more such stage.
+    pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::one_ciphertext_witness_map_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     /// The domain size `n` is the length of `a`, `b` and of the result `h`; four levels: three
     /// plaintext products and one ciphertext product.
@@ -355,9 +368,8 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
             input_ciphertexts: 1,
             output_ciphertexts: 1,
             levels: 4,
-            ciphertext_bits: crate::witness_map_ciphertext_bits(
+            ciphertext_bits: crate::witness_map_ciphertext_bits::<F>(
                 self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
                 self.n,
             ),
             context_helper: "witness_map_context",
@@ -394,12 +406,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     }
     /// The encrypted quotient from the encrypted `a` and `b` (one ciphertext each, in that
     /// order, under one public key).
-    fn compute(
-        &self,
-        gk: Option<&GaloisKeys>,
-        x: &[Ctxt],
-        progress: Progress<'_>,
-    ) -> Result<Vec<Ctxt>> {
+    fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let gk = required_keys(gk, "the witness map")?;
         self.check_keys(gk)?;
         let [a, b] = x else {
@@ -412,13 +419,13 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
         let total = self.total_steps();
         if self.is_packed() {
             return Ok(vec![
-                self.packed_product(gk, a, b, &|d, _| progress(d, total))?
+                self.packed_product(gk, a, b, &|d, _| report(d, total))?
             ]);
         }
         let per_input = total / 2;
         let (pa, pb) = rayon::join(
-            || self.interpolate(gk, a.try_clone()?, &|d, _| progress(d, total)),
-            || self.interpolate(gk, b.try_clone()?, &|d, _| progress(per_input + d, total)),
+            || self.interpolate(gk, a.try_clone()?, &|d, _| report(d, total)),
+            || self.interpolate(gk, b.try_clone()?, &|d, _| report(per_input + d, total)),
         );
         let mut h = pa?;
         h.mul_assign(&pb?)?;

@@ -6,7 +6,7 @@ use ark_bn254::Fr;
 use ark_ff::{One, Zero};
 use ark_std::rand::{rngs::StdRng, Rng, SeedableRng};
 use ark_std::UniformRand;
-use he_fft::{required_ciphertext_bits, DiagonalCache, EncodedTransform, Matrix, TransformPlan};
+use he_fft::{DiagonalCache, EncodedTransform, Matrix, TransformPlan};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 /// The ring degree of the tests: small and fast, far from secure.
@@ -23,14 +23,14 @@ pub struct Keys {
 /// One toy context (insecure at this N, hence the opt-out) sized for transforms up to 2N.
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(required_ciphertext_bits(N, 254, 2 * N)))
+    KEYS.get_or_init(|| toy_keys(he_fft::OneProductFft::<Fr>::ciphertext_bits(N, 2 * N)))
 }
 
 /// The same with room for two transforms in a row (two levels).
 #[allow(dead_code)] // not every test file chains transforms
 pub fn two_level_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(required_ciphertext_bits(N, 254, 2 * N) + 300))
+    KEYS.get_or_init(|| toy_keys(he_fft::OneProductFft::<Fr>::ciphertext_bits(N, 2 * N) + 300))
 }
 
 #[allow(dead_code)] // public for test files with contexts of their own
