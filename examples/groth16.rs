@@ -170,31 +170,24 @@ fn power_of_two(text: &str) -> Result<usize, String> {
 use groth16_files::{MAX_CONSTRAINTS, MAX_SMALL_CONSTRAINTS};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // clap's own rendering: the help text for --help, else the error and usage.
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+    // Clap reports a usage error itself (exit status 2).
+    let cli = Cli::parse();
+    let usage = Cli::command().render_usage().to_string();
+    // The file steps take rayon's default pool; the in-process run its --threads.
+    let threads = |c: &Cli| c.step.as_ref().map_or_else(|| c.args.job.threads(), |_| 0);
+    job::main(&usage, cli.validated(), threads, |c| match &c.step {
+        Some(step) => files::run(step),
+        None => run(&c.args),
+    })
+}
+
+impl Cli {
+    /// The command line, with the in-process run's constraint count checked against its ring.
+    fn validated(self) -> Result<Cli, String> {
+        if self.step.is_some() {
+            return Ok(self);
         }
-    };
-    if let Some(step) = cli.step {
-        bigp_he::end_quietly_on_closed_stdout();
-        return match files::run(step) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::FAILURE,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    let parsed: Result<Args, String> = Ok(cli.args);
-    let parsed = parsed.and_then(|a| {
+        let a = &self.args;
         let max = if a.job.small {
             MAX_SMALL_CONSTRAINTS
         } else {
@@ -207,10 +200,8 @@ fn main() -> ExitCode {
                 a.constraints
             ));
         }
-        Ok(a)
-    });
-    let usage = Cli::command().render_usage().to_string();
-    job::main(&usage, parsed, |a| a.job.threads(), run)
+        Ok(self)
+    }
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
@@ -379,7 +370,7 @@ mod files {
 
     use super::Step;
 
-    pub fn run(step: Step) -> Result<bool, BoxError> {
+    pub fn run(step: &Step) -> Result<bool, BoxError> {
         match step {
             Step::Owner {
                 dir,
@@ -389,10 +380,11 @@ mod files {
                 shape,
             } => {
                 let seed = match seed {
-                    Some(seed) => seed,
+                    Some(seed) => *seed,
                     None => u64::from_le_bytes(super::os_random()?),
                 };
-                let report = groth16_files::owner(&dir, constraints, small, seed, shape.into())?;
+                let report =
+                    groth16_files::owner(dir, *constraints, *small, seed, (*shape).into())?;
                 let mut up = 0;
                 for (name, bytes) in &report.files.files {
                     up += bytes;
@@ -419,7 +411,7 @@ mod files {
                 json,
             } => {
                 bigp_he::reuse_freed_memory();
-                let report = groth16_files::server(&dir, small, cache.into())?;
+                let report = groth16_files::server(dir, *small, (*cache).into())?;
                 let n = report.request.size;
                 println!(
                     "server: keys read in {:.2} s (keys_ready_s), transform built in {:.2} s; \
@@ -429,7 +421,7 @@ mod files {
                     report.run_time.as_secs_f64(),
                     report.download_bytes as f64 / 1048576.0
                 );
-                if json {
+                if *json {
                     println!(
                         "{{\"domain_size\":{n},\"keys_ready_s\":{:.6},\"server_setup_s\":{:.6},\
 \"server_s\":{:.6},\"download_bytes\":{},\"peak_rss_bytes\":{}}}",
@@ -443,7 +435,7 @@ mod files {
                 Ok(true)
             }
             Step::Verify { dir } => {
-                let verdict = groth16_files::verify(&dir)?;
+                let verdict = groth16_files::verify(dir)?;
                 if let Some(why) = &verdict.rejected {
                     println!("verify: REJECTED: {why}");
                     return Ok(false);

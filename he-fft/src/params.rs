@@ -156,8 +156,7 @@ pub(crate) fn four_step_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let row = (ring_degree / 2).clamp(2, n.max(2));
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + row.ilog2() + 10);
-    one_level_bits(ring_degree, p_bits, 2 * crate::Layout::MAX_CIPHERTEXTS)
-        .saturating_add(stage.saturating_mul(2))
+    one_level_bits(ring_degree, p_bits, 2 * MAX_CIPHERTEXTS).saturating_add(stage.saturating_mul(2))
 }
 
 /// A >= 128-bit secure context for a [`FourStepFft`](crate::FourStepFft) of size `n`: the
@@ -166,7 +165,7 @@ pub(crate) fn four_step_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
 /// is `N = 65536` (rows of 32768) from `n = 65536` to `n = 2^22`. Smaller `n` fit one row: an
 /// error names [`two_stage_context`] instead.
 pub(crate) fn four_step_context<F: PrimeField>(n: usize) -> Result<Context> {
-    let ring = (n / crate::Layout::MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
+    let ring = (n / MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
     if !n.is_power_of_two() || n < ring {
         return Err(Error::InvalidArgument(format!(
             "a four-step FFT's size must be a power of two of at least {ring} here, got {n} \
@@ -202,6 +201,10 @@ fn smallest_secure_ring<F: PrimeField>(
         }
     }
 }
+
+/// The most ciphertexts one vector spans ([`Layout::MAX_CIPHERTEXTS`](crate::Layout::MAX_CIPHERTEXTS)):
+/// the four-step routes' 128 slot rows, which their modulus is sized for.
+pub(crate) const MAX_CIPHERTEXTS: usize = 64;
 
 /// The largest ring the contexts above try (the security table's last row).
 pub(crate) const MAX_RING: usize = 131072;

@@ -66,7 +66,7 @@ impl Layout {
     /// ciphertexts takes `2 k^2` products of ring-sized blocks, each as costly as a whole
     /// `n = N` transform, so 64 (8192 block products, weeks of work) is far beyond any
     /// practical size; the bound keeps plans small and their size arithmetic exact.
-    pub const MAX_CIPHERTEXTS: usize = 64;
+    pub const MAX_CIPHERTEXTS: usize = crate::params::MAX_CIPHERTEXTS;
 
     /// The layout of `n` values in ring degree `ring_degree` (a power of two): an error
     /// unless `n` is a power of two spanning at most [`Layout::MAX_CIPHERTEXTS`] ciphertexts.
