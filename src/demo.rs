@@ -17,14 +17,14 @@ pub struct DemoOptions {
 }
 
 /// Parses the arguments (clap: `--help`, and exit code 2 on a usage error), runs `run`
-/// (which returns the number of mismatched checks) and maps the outcome to an exit code.
-/// `name` and `about` appear in the help.
+/// (which returns the number of mismatched checks) on the examples' shared runner
+/// ([`job::main`](crate::job::main)), which maps the outcome to an exit code. `name` and
+/// `about` appear in the help.
 pub fn main(
     name: &'static str,
     about: &'static str,
-    run: impl FnOnce(&DemoOptions) -> helib_rs::Result<usize>,
+    run: impl FnOnce(&DemoOptions) -> helib_rs::Result<usize> + Send,
 ) -> ExitCode {
-    crate::end_quietly_on_closed_stdout();
     let command = TourArgs::augment_args(clap::Command::new(name)).about(about);
     let parsed = command
         .try_get_matches()
@@ -37,21 +37,21 @@ pub fn main(
         small: args.small,
         seed: args.seed.unwrap_or_else(time_seed),
     };
-    let seed = options.seed;
-    match run(&options) {
-        Ok(0) => {
-            println!("\nall checks passed");
-            ExitCode::SUCCESS
-        }
-        Ok(mismatches) => {
-            println!("\n{mismatches} check(s) MISMATCHED (seed {seed})");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    // 0 threads: rayon's default pool, as the tours have no --threads.
+    crate::job::main(
+        "",
+        Ok(options),
+        |_| 0,
+        |options| {
+            let mismatches = run(options)?;
+            if mismatches == 0 {
+                println!("\nall checks passed");
+            } else {
+                println!("\n{mismatches} check(s) MISMATCHED (seed {})", options.seed);
+            }
+            Ok(mismatches == 0)
+        },
+    )
 }
 
 /// A seed that changes from run to run (test data, not a secret).
