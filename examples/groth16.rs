@@ -17,7 +17,7 @@
 //! `--json` prints one JSON object as the last line of standard output (in-process, the
 //! server holds the owner's keys in memory, so its `keys_ready_s` is 0; the `server` step's
 //! `--json` reports the real time to read them from bytes). `--small` uses an
-//! insecure toy ring (N = 2048, up to 1022 constraints) for quick checks. Exit status: 0 the
+//! insecure toy ring (N = 2048, up to 4094 constraints) for quick checks. Exit status: 0 the
 //! proof verified, 1 it did not, 2 usage or engine error.
 //!
 //! The `owner`, `server` and `verify` steps do the same through files, as

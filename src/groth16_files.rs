@@ -159,7 +159,7 @@ pub fn owner(
     let files = job.write(&exchange, &[&e.a, &e.b])?;
     exchange.write_secret(CIRCUIT_FILE, record.to_line().as_bytes())?;
     Ok(OwnerReport {
-        request,
+        request: *job.request(),
         constraints: circuit.num_constraints(),
         files,
     })
@@ -170,7 +170,9 @@ pub fn owner(
 pub fn server(dir: &Path, allow_toy: bool, cache: DiagonalCache) -> Result<ServerReport, BoxError> {
     let policy = ServePolicy {
         allow_toy_ring: allow_toy,
+        serve_fft: false,
         cache,
+        ..ServePolicy::default()
     };
     Ok(protocol::serve_directory::<Fr>(
         &ExchangeDir::new(dir),

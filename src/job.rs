@@ -4,9 +4,7 @@
 
 use std::process::ExitCode;
 
-use std::path::Path;
-
-use helib_rs::{Context, ObjectKind, PubKey, SecKey, Zeroizing};
+use helib_rs::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Any error a job reports (engine, I/O, parsing).
@@ -50,24 +48,6 @@ pub fn main<A: Sync>(
             ExitCode::from(2)
         }
     }
-}
-
-/// What a server says when the owner's context file is not the one it built: the usual
-/// cause is a toy ring on one side only.
-pub const TOY_HINT: &str =
-    "a toy ring from the owner's --small is insecure and needs the server's --small too";
-
-/// The owner's key pair from `secret` and `public` (files of `to_bytes`), each read no
-/// further than its kind allows under `ctx`; the secret's bytes are wiped once read.
-pub fn read_key_pair(
-    ctx: &Context,
-    secret: &Path,
-    public: &Path,
-) -> Result<(SecKey, PubKey), BoxError> {
-    let secret = Zeroizing::new(ctx.read_object_file(secret, ObjectKind::SecretKey)?);
-    let sk = SecKey::from_bytes(ctx, &secret)?;
-    let pk = PubKey::from_bytes(ctx, &ctx.read_object_file(public, ObjectKind::PublicKey)?)?;
-    Ok((sk, pk))
 }
 
 /// Refuses a vector size no route takes (not a power of two, or above

@@ -119,7 +119,7 @@ pub fn owner(
     let plain: String = x.iter().map(|v| format!("{v}\n")).collect();
     exchange.write_secret(INPUT_FILE, plain.as_bytes())?;
     Ok(OwnerReport {
-        request,
+        request: *job.request(),
         route,
         files,
         master_keys,
@@ -132,10 +132,14 @@ pub fn owner(
 pub fn server(dir: &Path, allow_toy: bool) -> Result<ServerReport, BoxError> {
     let policy = ServePolicy {
         allow_toy_ring: allow_toy,
+        serve_witness_map: false,
         ..ServePolicy::default()
     };
-    protocol::serve_directory::<Fr>(&ExchangeDir::new(dir), policy, &|_, _| {})
-        .map_err(|e| format!("{e} ({})", crate::job::TOY_HINT).into())
+    Ok(protocol::serve_directory::<Fr>(
+        &ExchangeDir::new(dir),
+        policy,
+        &|_, _| {},
+    )?)
 }
 
 /// The owner's last step: decrypts the server's outputs with what it kept in `DIR/owner/`

@@ -109,7 +109,8 @@ pub enum Error {
     #[error("bad request: {0}")]
     BadRequest(String),
 
-    /// A file of an exchange could not be read or written.
+    /// A file of an exchange could not be written (reads fail with helib-rs's bounded readers'
+    /// errors, as [`Engine`](Self::Engine)).
     #[error("{}: {message}", path.display())]
     Io {
         /// The file.

@@ -69,8 +69,9 @@ impl TransformInfo {
 ///   [`decrypt`](Self::decrypt);
 /// - **the server's side**, which sees only ciphertexts and evaluation keys:
 ///   [`apply`](Self::apply), or [`apply_with`](Self::apply_with) for a progress callback
-///   or a route that needs no Galois keys. Both check the inputs (count, layout, keys) before
-///   any work and the noise budget after, in one place for every route.
+///   or a route that needs no Galois keys. Both check the inputs (count, context, layout)
+///   before any work and the noise budget after, in one place for every route; each route
+///   checks the keys it needs before its work.
 ///
 /// An implementation writes [`info`](Self::info), [`context`](Self::context),
 /// [`galois_steps`](Self::galois_steps), [`encode`](Self::encode),

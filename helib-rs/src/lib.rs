@@ -105,7 +105,7 @@ pub use encoding::encoder::BatchEncoder;
 pub use encoding::periodic::PeriodicEncoder;
 pub use encoding::ptxt::EncodedPtxt;
 pub use error::{Error, Result};
-pub use keys::write_private_file;
+pub use keys::{write_private_file, write_public_file};
 pub use keys::{GaloisKeys, GaloisSteps, MasterKeys, MASTER_STEP_BASE};
 pub use keys::{PubKey, SecKey};
 pub use memory::{peak_rss_bytes, retain_freed_memory};

@@ -82,7 +82,7 @@ enum Step {
         #[arg(long)]
         json: bool,
     },
-    /// The same transform in one process, writing `single_<j>.bin` (the reference).
+    /// The same transform in one process, writing `public/single-<j>.ct` (the reference).
     Single {
         dir: PathBuf,
         #[arg(long, default_value_t = 1)]

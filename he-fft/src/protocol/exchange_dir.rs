@@ -100,13 +100,11 @@ impl ExchangeDir {
         Ok(())
     }
 
-    /// Writes `bytes` to `name` on `side`, through a temporary file renamed over it, so a
-    /// reader never sees half a file.
+    /// Writes `bytes` to `name` on `side` whole ([`helib_rs::write_public_file`]): a reader
+    /// never sees half a file, and a link the other party planted is replaced, not followed.
     pub fn write(&self, side: Side, name: &str, bytes: &[u8]) -> Result<()> {
         let path = self.path(side, name);
-        let partial = path.with_extension("partial");
-        fs::write(&partial, bytes).map_err(|e| io_error(&partial, e))?;
-        fs::rename(&partial, &path).map_err(|e| io_error(&path, e))
+        helib_rs::write_public_file(&path, bytes).map_err(|e| io_error(&path, e))
     }
 
     /// Writes a secret to `name` in `owner/`, readable by its user only (0600).
@@ -189,5 +187,49 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     Error::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_replaced_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let victim = tmp.path().join("victim.txt");
+        fs::write(&victim, b"keep me").unwrap();
+        let dir = ExchangeDir::new(tmp.path().join("exchange"));
+        dir.create().unwrap();
+        // The other party plants links at the final name and at a temporary-looking one.
+        let target = dir.path(Side::Public, &ExchangeDir::input_name(0));
+        std::os::unix::fs::symlink(&victim, &target).unwrap();
+        let planted = target.with_file_name(format!("input-0.ct.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        dir.write(Side::Public, &ExchangeDir::input_name(0), b"ciphertext")
+            .unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"keep me");
+        assert_eq!(fs::read(&target).unwrap(), b"ciphertext");
+        assert!(!fs::symlink_metadata(&target)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+
+    #[test]
+    fn an_oversized_or_foreign_request_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = ExchangeDir::new(tmp.path());
+        dir.create().unwrap();
+        dir.write(Side::Public, REQUEST_FILE, &[b' '; 1000])
+            .unwrap();
+        assert!(dir.read_request(Side::Public).is_err());
+        dir.write(Side::Public, REQUEST_FILE, &[0xff, 0xfe])
+            .unwrap();
+        match dir.read_request(Side::Public) {
+            Err(Error::BadRequest(m)) => assert!(m.contains("request.txt"), "{m}"),
+            other => panic!("expected a bad request, got {other:?}"),
+        }
     }
 }

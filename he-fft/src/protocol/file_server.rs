@@ -10,15 +10,20 @@ use crate::error::{Error, Result};
 use crate::protocol::exchange_dir::{
     ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE,
 };
-use crate::protocol::request::{KeyKind, Request, Ring};
-use crate::{DiagonalCache, EncryptedTransform, Progress};
+use crate::protocol::request::{Job, KeyKind, Request, Ring};
+use crate::{DiagonalCache, EncryptedTransform, Progress, Route};
 
-/// What the server is willing to do with a request: by default, secure rings only and no
-/// diagonals kept between runs.
+/// What the server is willing to do with a request: by default, FFT and witness-map jobs on
+/// secure rings, each FFT by the route [`Route::fastest_for`] its size, and no diagonals kept
+/// between runs.
 #[derive(Clone, Copy, Debug)]
 pub struct ServePolicy {
-    /// Serve requests on the insecure toy ring (tests and demonstrations).
+    /// Serve requests on the insecure toy ring (tests and demonstrations), by any route.
     pub allow_toy_ring: bool,
+    /// Serve FFT jobs.
+    pub serve_fft: bool,
+    /// Serve witness-map jobs.
+    pub serve_witness_map: bool,
     /// Whether the transform keeps its encoded diagonals in memory.
     pub cache: DiagonalCache,
 }
@@ -27,7 +32,43 @@ impl Default for ServePolicy {
     fn default() -> Self {
         ServePolicy {
             allow_toy_ring: false,
+            serve_fft: true,
+            serve_witness_map: true,
             cache: DiagonalCache::Never,
+        }
+    }
+}
+
+impl ServePolicy {
+    /// [`Error::InvalidArgument`] for a request this policy does not serve. On a secure ring
+    /// an FFT must take the route its size calls for: a slower route (one product of a million
+    /// points, say) would cost the server far more than any owner needs.
+    pub fn check(&self, request: &Request) -> Result<()> {
+        let refuse = |why: String| Err(Error::InvalidArgument(format!("{why} ({request})")));
+        match request.job {
+            Job::Fft { .. } if !self.serve_fft => return refuse("this server runs no FFTs".into()),
+            Job::WitnessMap if !self.serve_witness_map => {
+                return refuse("this server runs no witness maps".into())
+            }
+            _ => {}
+        }
+        if request.ring == Ring::Toy {
+            if !self.allow_toy_ring {
+                return refuse(
+                    "the request is on the insecure toy ring, which this server serves only \
+                     when allowed to (--small)"
+                        .into(),
+                );
+            }
+            return Ok(());
+        }
+        match request.job {
+            Job::Fft { route, .. } if route != Route::fastest_for(request.size) => refuse(format!(
+                "{} points take the {} route here, not {route}",
+                request.size,
+                Route::fastest_for(request.size)
+            )),
+            _ => Ok(()),
         }
     }
 }
@@ -57,22 +98,17 @@ pub struct ServerReport {
 
 /// The server's step: reads `public/` only and writes the encrypted result there.
 ///
-/// It builds the context the request calls for and refuses a [`CONTEXT_FILE`] with other
-/// bytes before building anything from it; every other file is read no further than its kind
-/// allows under that context. A request on the toy ring is refused unless `policy` allows
-/// it. The outputs are switched down to the fewest primes the owner's decryption needs.
+/// It refuses a request `policy` does not serve ([`ServePolicy::check`]), builds the context
+/// the request calls for and refuses a [`CONTEXT_FILE`] with other bytes before building
+/// anything from it; every other file is read no further than its kind allows under that
+/// context. The outputs are switched down to the fewest primes the owner's decryption needs.
 pub fn serve_directory<F: FftField + PrimeField>(
     dir: &ExchangeDir,
     policy: ServePolicy,
     progress: Progress<'_>,
 ) -> Result<ServerReport> {
     let request = dir.read_request(Side::Public)?;
-    if request.ring == Ring::Toy && !policy.allow_toy_ring {
-        return Err(Error::InvalidArgument(format!(
-            "the request ({request}) is on the insecure toy ring, which this server serves only \
-             when allowed to (--small)"
-        )));
-    }
+    policy.check(&request)?;
     let load = Instant::now();
     let ctx = request.context::<F>()?;
     ctx.check_context_file(&dir.path(Side::Public, CONTEXT_FILE))
@@ -144,5 +180,51 @@ fn read_keys<F: FftField + PrimeField>(
             let gk = masters.derive(&steps)?;
             Ok((Some(gk), masters.elements().len(), Some(t.elapsed())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Direction;
+
+    fn fft(route: Route, size: usize) -> Request {
+        Request::new(
+            Job::Fft {
+                direction: Direction::Forward,
+                route,
+            },
+            size,
+        )
+    }
+
+    #[test]
+    fn the_policy_refuses_what_it_does_not_serve() {
+        let policy = ServePolicy::default();
+        assert!(policy.check(&Request::forward_fft(4096)).is_ok());
+        assert!(policy.check(&Request::new(Job::WitnessMap, 4096)).is_ok());
+        // One product of 2^21 points would be 8192 block products: refused on a secure ring.
+        let slow = fft(Route::OneProduct, 1 << 21);
+        match policy.check(&slow) {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("four-steps route"), "{m}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        let toy = fft(Route::OneProduct, 4096).on_toy_ring();
+        assert!(policy.check(&toy).is_err());
+        let tests = ServePolicy {
+            allow_toy_ring: true,
+            ..ServePolicy::default()
+        };
+        assert!(tests.check(&toy).is_ok());
+        let fft_only = ServePolicy {
+            serve_witness_map: false,
+            ..ServePolicy::default()
+        };
+        assert!(fft_only.check(&Request::new(Job::WitnessMap, 64)).is_err());
+        let maps_only = ServePolicy {
+            serve_fft: false,
+            ..ServePolicy::default()
+        };
+        assert!(maps_only.check(&Request::forward_fft(64)).is_err());
     }
 }

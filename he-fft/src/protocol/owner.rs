@@ -14,7 +14,7 @@ use crate::protocol::exchange_dir::{
     ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, PUBLIC_KEY_FILE,
     SECRET_KEY_FILE,
 };
-use crate::protocol::request::{KeyKind, Request};
+use crate::protocol::request::{Job, KeyKind, Request};
 use crate::{DiagonalCache, EncryptedTransform};
 
 /// What [`OwnerJob::write`] did.
@@ -45,14 +45,29 @@ pub struct OwnerJob<F: FftField + PrimeField> {
 impl<F: FftField + PrimeField> OwnerJob<F> {
     /// The context and transform `request` names: an error here (a size no route takes, a
     /// ring too small) costs no input and writes nothing.
+    ///
+    /// An FFT request without `chains` gets the owner's thread count: the plans' default, which
+    /// decides their Galois keys, so the server needs exactly the keys shipped whatever its own
+    /// thread count.
     pub fn new(request: &Request) -> Result<OwnerJob<F>> {
+        let mut request = *request;
+        if let Job::Fft { .. } = request.job {
+            request
+                .chains
+                .get_or_insert(rayon::current_num_threads().clamp(1, 64));
+        }
         let ctx = request.context::<F>()?;
         let transform = request.transform::<F>(&ctx, DiagonalCache::Never)?;
         Ok(OwnerJob {
-            request: *request,
+            request,
             ctx,
             transform,
         })
+    }
+
+    /// The request as written: with the choices [`new`](Self::new) fixed.
+    pub fn request(&self) -> &Request {
+        &self.request
     }
 
     /// The transform, for its [`info`](EncryptedTransform::info): how many input vectors of

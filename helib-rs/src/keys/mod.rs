@@ -19,7 +19,7 @@ mod secret_file;
 pub use galois_keys::GaloisKeys;
 pub use galois_steps::GaloisSteps;
 pub use master_keys::{MasterKeys, MASTER_STEP_BASE};
-pub use secret_file::write_private_file;
+pub use secret_file::{write_private_file, write_public_file};
 
 /// Identifies a secret key so that ciphertexts under different keys are refused before the
 /// engine is called: the engine's id of the key, 64 random bits drawn with it, which

@@ -1,4 +1,5 @@
-//! Writing secrets to disk so that only their owner can read them, whatever was there before.
+//! Writing files whole: secrets so that only their owner can read them, and exchanged files so
+//! that a reader never sees half of one, whatever was at the path before.
 
 use std::fs;
 use std::io::Write;
@@ -28,6 +29,19 @@ use std::path::Path;
 /// # }
 /// ```
 pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_whole(path, bytes, 0o600)
+}
+
+/// Writes `bytes` to `path` whole (mode 0644 on Unix), replacing any file there: the bytes go
+/// to a new file beside `path` that is then renamed over it, so a reader sees the old file or
+/// the new one, never half of one. A link planted at the temporary name is replaced, never
+/// followed. Use it for files another party reads (ciphertexts, public keys, requests).
+pub fn write_public_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_whole(path, bytes, 0o644)
+}
+
+/// The temporary file and rename of both writers, the new file created with `mode`.
+fn write_whole(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
     let name = path.file_name().ok_or_else(|| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -42,7 +56,9 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut options = fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
     let written = options.open(&tmp).and_then(|mut file| {
         file.write_all(bytes)?;
         file.sync_all()
