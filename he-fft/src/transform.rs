@@ -12,9 +12,10 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 /// The static facts of a transform: what it reads, what it gives, what it costs.
 ///
 /// Every field is fixed when the transform is built, so the owner and the server (and a
-/// scheduler between them) can size work without touching a ciphertext.
+/// scheduler between them) can size work without touching a ciphertext. A transform of your
+/// own fills in every field (or takes another's and changes some, as
+/// [`DelegatingTransform::describe`] does).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct TransformInfo {
     /// What the transform is, for messages ("the two-stage FFT").
     pub name: &'static str,
@@ -194,6 +195,44 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
 /// [`CosetChange`](crate::CosetChange) a [`MatrixProduct`](crate::MatrixProduct). Every
 /// [`EncryptedTransform`] method goes to [`inner`](Self::inner), with the facts passed
 /// through [`describe`](Self::describe).
+///
+/// A product by a matrix of your own, under its own name:
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::{
+///     DelegatingTransform, EncryptedTransform, FftOptions, Matrix, MatrixProduct, TransformInfo,
+/// };
+/// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
+///
+/// /// Swaps the two values of a pair.
+/// struct Swap(MatrixProduct<Fr>);
+///
+/// impl DelegatingTransform for Swap {
+///     type Field = Fr;
+///     fn inner(&self) -> &dyn EncryptedTransform<Fr> {
+///         &self.0
+///     }
+///     fn describe(&self, inner: TransformInfo) -> TransformInfo {
+///         TransformInfo { name: "the swap", ..inner }
+///     }
+/// }
+///
+/// # fn main() -> Result<(), he_fft::Error> {
+/// let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+///     .ciphertext_bits(600).allow_insecure(true).build()?; // toy size, insecure
+/// let (zero, one) = (Fr::from(0u64), Fr::from(1u64));
+/// let m = Matrix::from_rows(vec![vec![zero, one], vec![one, zero]])?;
+/// let swap = Swap(MatrixProduct::new(&ctx, m, &FftOptions::default())?);
+/// let sk = SecKey::generate(&ctx)?;
+/// let pk = PubKey::generate(&sk)?;
+/// let gk = GaloisKeys::generate(&sk, &swap.galois_steps())?;
+/// let y = swap.apply(&gk, &swap.encrypt(&pk, &[Fr::from(5u64), Fr::from(7u64)])?)?;
+/// assert_eq!(swap.decrypt(&sk, &y)?, vec![Fr::from(7u64), Fr::from(5u64)]);
+/// assert_eq!(swap.info().name, "the swap");
+/// # Ok(())
+/// # }
+/// ```
 pub trait DelegatingTransform: Send + Sync {
     /// The field the transform works in.
     type Field: FftField + PrimeField;
