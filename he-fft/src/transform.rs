@@ -266,6 +266,10 @@ impl<T: DelegatingTransform> EncryptedTransform<T::Field> for T {
         self.inner().decrypt(sk, y)
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
+        // Checked here so that a missing key names this transform, not the one inside.
+        if gk.is_none() && self.galois_steps().max_keys() > 0 {
+            required_keys(gk, self.info().name)?;
+        }
         self.inner().compute(gk, x, report)
     }
 }

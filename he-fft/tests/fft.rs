@@ -340,6 +340,14 @@ fn errors_are_clear() {
         Err(Error::MissingKey(msg)) => assert!(msg.contains("rotation by"), "{msg}"),
         other => panic!("expected MissingKey, got {other:?}"),
     }
+    // No keys at all: the message names the route, not the product inside it.
+    match fft.apply_with(None, &x, &|_, _| {}) {
+        Err(Error::MissingKey(msg)) => {
+            assert!(msg.starts_with(fft.info().name), "{msg}");
+            assert!(!msg.contains("matrix product"), "{msg}");
+        }
+        other => panic!("expected MissingKey, got {other:?}"),
+    }
     // The wrong number of ciphertexts.
     let gk = GaloisKeys::generate(&k.sk, &fft.galois_steps()).unwrap();
     assert!(matches!(

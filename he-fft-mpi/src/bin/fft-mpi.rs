@@ -180,24 +180,6 @@ fn with_threads(
 /// The job's own small files (parameters, the run's summary).
 const MAX_JSON_BYTES: u64 = 1 << 16;
 
-/// The input ciphertexts `indices` in `public/`, validated against `pk`.
-fn read_inputs(
-    dir: &ExchangeDir,
-    pk: &PubKey,
-    indices: std::ops::Range<usize>,
-) -> Result<Vec<Ctxt>, BoxError> {
-    indices
-        .map(|i| {
-            let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
-            Ok(Ctxt::from_bytes(
-                pk,
-                &pk.context()
-                    .read_object_file(&path, ObjectKind::Ciphertext)?,
-            )?)
-        })
-        .collect()
-}
-
 /// A JSON file of the job's own (figures, the run's summary) in `public/`, or `None`.
 fn read_json<T: serde::de::DeserializeOwned>(dir: &ExchangeDir, name: &str) -> Option<T> {
     helib_rs::read_file_at_most(&dir.path(Side::Public, name), MAX_JSON_BYTES)
@@ -263,14 +245,6 @@ impl Transform {
     /// Input files: the witness map's are a's, then b's.
     fn input_files(&self) -> usize {
         self.as_dyn().info().total_input_ciphertexts()
-    }
-
-    /// Output ciphertexts.
-    fn outputs(&self) -> usize {
-        match self {
-            Transform::Fft(fft) => fft.num_ciphertexts(),
-            Transform::WitnessMap(map) => map.num_rows(),
-        }
     }
 
     fn name(&self) -> &'static str {
@@ -394,12 +368,14 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let keys_ready = t.elapsed();
     let cts = shared.transform.ciphertexts();
     let block = he_fft_mpi::owned(cts, ranks, rank);
-    let mine = read_inputs(dir, &shared.pk, block.clone())?;
+    let mine = dir.read_ciphertexts(&shared.pk, ExchangeDir::input_name, block.clone())?;
     // The witness map's b: the same block, after a's files.
     let mine_b = match shared.transform {
-        Transform::WitnessMap(_) => {
-            read_inputs(dir, &shared.pk, block.start + cts..block.end + cts)?
-        }
+        Transform::WitnessMap(_) => dir.read_ciphertexts(
+            &shared.pk,
+            ExchangeDir::input_name,
+            block.start + cts..block.end + cts,
+        )?,
         Transform::Fft(_) => Vec::new(),
     };
     world.barrier();
@@ -520,7 +496,11 @@ fn run(dir: &Path, json: bool) -> Result<bool, BoxError> {
 fn single(dir: &Path) -> Result<bool, BoxError> {
     let dir = &ExchangeDir::new(dir);
     let shared = load_shared(dir, true)?;
-    let x = read_inputs(dir, &shared.pk, 0..shared.transform.input_files())?;
+    let x = dir.read_ciphertexts(
+        &shared.pk,
+        ExchangeDir::input_name,
+        0..shared.transform.input_files(),
+    )?;
     let t = Instant::now();
     let y = shared
         .transform
@@ -544,21 +524,18 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let x = Vec::<Fr>::deserialize_compressed(
         &helib_rs::read_file_at_most(&dir.path(Side::Owner, PLAIN_FILE), max_x)?[..],
     )?;
-    let cts = transform.outputs();
-    let mut outputs = Vec::with_capacity(cts);
+    let mut outputs = Vec::new();
     let mut download = 0u64;
     let mut identical = true;
     let mut compared = false;
-    for j in 0..cts {
-        let path = dir.path(Side::Public, &ExchangeDir::output_name(j));
-        let bytes = kept.ctx.read_object_file(&path, ObjectKind::Ciphertext)?;
+    for (j, bytes) in kept.output_bytes::<Fr>(dir)?.iter().enumerate() {
         let single = dir.path(Side::Public, &single_name(j));
         if let Ok(reference) = kept.ctx.read_object_file(&single, ObjectKind::Ciphertext) {
             compared = true;
-            identical &= reference == bytes;
+            identical &= &reference == bytes;
         }
         download += bytes.len() as u64;
-        outputs.push(Ctxt::from_bytes(&kept.pk, &bytes)?);
+        outputs.push(Ctxt::from_bytes(&kept.pk, bytes)?);
     }
     let t = Instant::now();
     let y = transform.as_dyn().decrypt(&kept.sk, &outputs)?;

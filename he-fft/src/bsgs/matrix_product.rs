@@ -164,7 +164,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
         Ok(values)
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        let gk = required_keys(gk, "the matrix product")?;
+        let gk = required_keys(gk, self.info().name)?;
         self.plan
             .execute_with_progress(&self.encoded, gk, x, report)
     }

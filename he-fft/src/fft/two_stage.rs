@@ -397,7 +397,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
         Ok(self.natural_order(slots))
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        let gk = required_keys(gk, "the two-stage FFT")?;
+        let gk = required_keys(gk, self.info().name)?;
         self.check_keys(gk)?;
         self.run_stages(gk, x, report)
     }

@@ -2,6 +2,7 @@
 //! bounded readers and careful writers for them.
 
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use helib_rs::{Context, Ctxt, ObjectKind, PubKey};
@@ -141,15 +142,16 @@ impl ExchangeDir {
         )?)
     }
 
-    /// The bytes of the `count` ciphertexts named by `name(i)` in `public/`, each read no
+    /// The bytes of the ciphertexts named by `name(i)` in `public/` for `i` in `indices`
+    /// (`0..count` for all of them; a part for a rank that holds only some), each read no
     /// further than a ciphertext of `ctx` may be.
     pub fn read_ciphertext_bytes(
         &self,
         ctx: &Context,
         name: fn(usize) -> String,
-        count: usize,
+        indices: Range<usize>,
     ) -> Result<Vec<Vec<u8>>> {
-        (0..count)
+        indices
             .map(|i| {
                 let path = self.path(Side::Public, &name(i));
                 Ok(ctx.read_object_file(&path, ObjectKind::Ciphertext)?)
@@ -157,14 +159,14 @@ impl ExchangeDir {
             .collect()
     }
 
-    /// The `count` ciphertexts named by `name(i)` in `public/`, under `pk`.
+    /// The ciphertexts named by `name(i)` in `public/` for `i` in `indices`, under `pk`.
     pub fn read_ciphertexts(
         &self,
         pk: &PubKey,
         name: fn(usize) -> String,
-        count: usize,
+        indices: Range<usize>,
     ) -> Result<Vec<Ctxt>> {
-        self.read_ciphertext_bytes(pk.context(), name, count)?
+        self.read_ciphertext_bytes(pk.context(), name, indices)?
             .iter()
             .map(|bytes| Ok(Ctxt::from_bytes(pk, bytes)?))
             .collect()

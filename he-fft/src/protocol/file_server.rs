@@ -126,7 +126,7 @@ pub fn serve_directory<F: FftField + PrimeField>(
 
     let load = Instant::now();
     let count = transform.info().total_input_ciphertexts();
-    let inputs = dir.read_ciphertexts(&pk, ExchangeDir::input_name, count)?;
+    let inputs = dir.read_ciphertexts(&pk, ExchangeDir::input_name, 0..count)?;
     let load_time = load_time + load.elapsed();
 
     let run = Instant::now();

@@ -197,7 +197,7 @@ impl OwnerKeys {
         dir: &ExchangeDir,
     ) -> Result<Vec<Vec<u8>>> {
         let count = self.transform::<F>()?.info().output_ciphertexts;
-        let bytes = dir.read_ciphertext_bytes(&self.ctx, ExchangeDir::output_name, count)?;
+        let bytes = dir.read_ciphertext_bytes(&self.ctx, ExchangeDir::output_name, 0..count)?;
         for b in &bytes {
             Ctxt::from_bytes(&self.pk, b)?;
         }
@@ -212,7 +212,7 @@ impl OwnerKeys {
     ) -> Result<(Vec<F>, f64)> {
         let transform = self.transform::<F>()?;
         let count = transform.info().output_ciphertexts;
-        let outputs = dir.read_ciphertexts(&self.pk, ExchangeDir::output_name, count)?;
+        let outputs = dir.read_ciphertexts(&self.pk, ExchangeDir::output_name, 0..count)?;
         let budget = outputs
             .iter()
             .map(Ctxt::noise_budget)

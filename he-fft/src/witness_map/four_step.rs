@@ -475,7 +475,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     /// The encrypted quotient (`c` ciphertexts) from the encrypted `a` and `b` (`c / 2`
     /// ciphertexts each, `a`'s first, under one public key).
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        let gk = required_keys(gk, "the four-step witness map")?;
+        let gk = required_keys(gk, self.info().name)?;
         let (a, b) = x.split_at(x.len() / 2);
         self.run(gk, a, b, report)
     }

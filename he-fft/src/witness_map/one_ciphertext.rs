@@ -407,7 +407,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     /// The encrypted quotient from the encrypted `a` and `b` (one ciphertext each, in that
     /// order, under one public key).
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        let gk = required_keys(gk, "the witness map")?;
+        let gk = required_keys(gk, self.info().name)?;
         self.check_keys(gk)?;
         let [a, b] = x else {
             return Err(Error::wrong_length(

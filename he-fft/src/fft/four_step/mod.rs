@@ -457,7 +457,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
         Ok(out)
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        self.run_steps(required_keys(gk, "the four-step FFT")?, x, report)
+        self.run_steps(required_keys(gk, self.info().name)?, x, report)
     }
 }
 
