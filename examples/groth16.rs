@@ -84,9 +84,10 @@ enum Step {
         /// Accept the owner's insecure toy ring.
         #[arg(long)]
         small: bool,
-        /// Keep the encoded plaintext diagonals in memory: never (encoded during the witness
-        /// map: least memory), auto (up to 2 GiB per stage, encoded beforehand), or always.
-        #[arg(long, value_enum, default_value_t = Cache::Never)]
+        /// Keep the encoded plaintext diagonals in memory: auto (up to 2 GiB per stage,
+        /// encoded beforehand), never (encoded during the witness map: least memory), or
+        /// always.
+        #[arg(long, value_enum, default_value_t = Cache::Auto)]
         cache: Cache,
         /// Also print one JSON object as the last line of standard output.
         #[arg(long)]
@@ -115,10 +116,11 @@ struct Args {
     /// multiplies once, with no Galois keys.
     #[arg(long)]
     client_assisted: bool,
-    /// Keep the server's encoded plaintext diagonals in memory: never (encoded during the
-    /// witness map: least memory, and less time in all for one proof), auto (up to 2 GiB per
-    /// stage, encoded beforehand: faster repeated proofs), or always.
-    #[arg(long, value_enum, default_value_t = Cache::Never)]
+    /// Keep the server's encoded plaintext diagonals in memory: auto (up to 2 GiB per stage,
+    /// encoded beforehand: past one ciphertext the row map runs twice per component on the
+    /// same diagonals, so even one proof gains), never (encoded during the witness map: least
+    /// memory), or always.
+    #[arg(long, value_enum, default_value_t = Cache::Auto)]
     cache: Cache,
     #[command(flatten)]
     shape: KeyShape,

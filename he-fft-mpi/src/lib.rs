@@ -33,7 +33,7 @@ use std::ops::Range;
 use std::time::Instant;
 
 use ark_ff::{FftField, PrimeField};
-use he_fft::{EncryptedTransform, Error, FourStepFft, FourStepWitnessMap, Result};
+use he_fft::{Error, FourStepFft, FourStepWitnessMap, Result};
 use helib_rs::{Ctxt, GaloisKeys, ObjectKind, PubKey};
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives, Root};
@@ -188,20 +188,21 @@ where
 
 /// Runs Groth16's witness map `map` ([`FourStepWitnessMap`]) across the ranks of `comm`, every
 /// rank calling it with its blocks of `a` and `b` (the input ciphertexts [`owned`] gives it of
-/// `map.info().input_ciphertexts`, the same block of each). It returns this rank's block of the
-/// `c` result ciphertexts (`owned(c, ranks, rank)`, `c = map.num_rows()`), each byte for byte
-/// the one `map`'s own `apply` gives:
+/// `map.info().input_ciphertexts`, one per component, the same block of each). It returns this
+/// rank's block of the `c` result ciphertexts (`owned(c, ranks, rank)`, `c = map.num_rows()`),
+/// each byte for byte the one `map`'s own `apply` gives:
 ///
-/// 1. each rank makes step 1's terms of the ciphertexts it holds (the inputs at the common
-///    level and their partners), and every term is broadcast by its holder, in the order of
-///    the whole input, as bytes in chunks of at most [`CHUNK_BYTES`];
-/// 2. each rank computes its block of the `c` components (step 1's sum and the row map's
-///    three stages for `a` and `b`);
-/// 3. the components, at their low levels, are broadcast in turn, and each rank multiplies
-///    them into its block of results.
+/// 1. each rank runs the row maps of the components it holds (no exchange: the owner's
+///    upload already holds one component per ciphertext);
+/// 2. the components, at their low levels, are broadcast in turn, as bytes in chunks of at
+///    most [`CHUNK_BYTES`];
+/// 3. every rank transforms all components across (additions only) and multiplies its block
+///    of the `2c` positions; the products are broadcast in turn, and every rank finishes the
+///    inverse transform and keeps its block of results.
 ///
-/// In [`RankRun`], `first_step_s` is step 2 here (the components) and `second_step_s` step 3
-/// (the products); `progress(done, total)` counts this rank's components, then its results.
+/// In [`RankRun`], `first_step_s` is step 1 here (the components), `second_step_s` step 3
+/// (the products) and `prepare_s` is zero; `progress(done, total)` counts this rank's
+/// components, then its products.
 pub fn witness_map<C, F>(
     comm: &C,
     map: &FourStepWitnessMap<F>,
@@ -216,107 +217,93 @@ where
     F: FftField + PrimeField,
 {
     let (ranks, rank) = (comm.size() as usize, comm.rank() as usize);
-    let max_term = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
-    let (cts, rows) = (map.info().input_ciphertexts, map.num_rows());
-    let block = owned(cts, ranks, rank);
+    let max_ct = pk.context().max_serialized_len(ObjectKind::Ciphertext)?;
+    let rows = map.num_rows();
+    let block = owned(rows, ranks, rank);
     for (name, mine) in [("a", mine_a), ("b", mine_b)] {
         if mine.len() != block.len() {
             return Err(Error::wrong_length(
-                format!("rank {rank} of {ranks}'s ciphertexts of {name} ({block:?} of {cts})"),
+                format!("rank {rank} of {ranks}'s ciphertexts of {name} ({block:?} of {rows})"),
                 block.len(),
                 mine.len(),
             ));
         }
     }
-    // Each input's common level, as in one process.
-    let (level_a, level_b) = (common_level(comm, mine_a), common_level(comm, mine_b));
-    let clock = Instant::now();
-    let own_a = map.first_step_terms(gk, mine_a, level_a)?;
-    let own_b = map.first_step_terms(gk, mine_b, level_b)?;
-    let prepare_s = clock.elapsed().as_secs_f64();
-
-    let (mut sent, mut received) = (0u64, 0u64);
-    let clock = Instant::now();
-    // Every term of one input from its holder: term t is ciphertext t mod cts (t >= cts: its
-    // partner), held in `own` at its place in the block.
-    let mut gather_terms = |own: Vec<Ctxt>| -> Result<Vec<Ctxt>> {
-        let mut own: Vec<Option<Ctxt>> = own.into_iter().map(Some).collect();
-        let mut all = Vec::with_capacity(2 * cts);
-        for t in 0..2 * cts {
-            let i = t % cts;
-            let root = owner(cts, ranks, i);
-            if root == rank {
-                let at = (i - block.start) + if t >= cts { block.len() } else { 0 };
-                let ct = own[at]
-                    .take()
-                    .ok_or_else(|| Error::Internal("a step-1 term taken twice".into()))?;
-                sent += broadcast_bytes(comm, root, Some(ct.to_bytes()?), max_term)?.len() as u64;
-                all.push(ct);
-            } else {
-                let bytes = broadcast_bytes(comm, root, None, max_term)?;
-                received += bytes.len() as u64;
-                all.push(Ctxt::from_bytes(pk, &bytes)?);
-            }
-        }
-        Ok(all)
-    };
-    let terms_a = gather_terms(own_a)?;
-    let terms_b = gather_terms(own_b)?;
-    let mut exchange_s = clock.elapsed().as_secs_f64();
+    let positions = owned(2 * rows, ranks, rank);
+    let total = block.len() + positions.len();
 
     let clock = Instant::now();
-    let mine_rows = owned(rows, ranks, rank);
-    let total = 2 * mine_rows.len();
-    let mut computed: Vec<Option<(Ctxt, Ctxt)>> = Vec::with_capacity(mine_rows.len());
-    {
-        let ta: Vec<&Ctxt> = terms_a.iter().collect();
-        let tb: Vec<&Ctxt> = terms_b.iter().collect();
-        for (done, k) in mine_rows.clone().enumerate() {
-            computed.push(Some(map.component(gk, &ta, &tb, k, &|_, _| {})?));
-            progress(done + 1, total);
-        }
+    let mut computed: Vec<Option<(Ctxt, Ctxt)>> = Vec::with_capacity(block.len());
+    for (done, (a_k, b_k)) in mine_a.iter().zip(mine_b).enumerate() {
+        computed.push(Some(map.component(gk, a_k, b_k, &|_, _| {})?));
+        progress(done + 1, total);
     }
-    // The terms are no longer needed: only the components go on.
-    drop((terms_a, terms_b));
     let first_step_s = clock.elapsed().as_secs_f64();
 
     // Every component from its rank.
+    let (mut sent, mut received) = (0u64, 0u64);
     let clock = Instant::now();
     let mut components = Vec::with_capacity(rows);
     for k in 0..rows {
         let root = owner(rows, ranks, k);
         if root == rank {
-            let (ak, bk) = computed[k - mine_rows.start]
+            let (ak, bk) = computed[k - block.start]
                 .take()
                 .ok_or_else(|| Error::Internal("a component taken twice".into()))?;
-            sent += broadcast_bytes(comm, root, Some(ak.to_bytes()?), max_term)?.len() as u64;
-            sent += broadcast_bytes(comm, root, Some(bk.to_bytes()?), max_term)?.len() as u64;
+            sent += broadcast_bytes(comm, root, Some(ak.to_bytes()?), max_ct)?.len() as u64;
+            sent += broadcast_bytes(comm, root, Some(bk.to_bytes()?), max_ct)?.len() as u64;
             components.push((ak, bk));
         } else {
-            let ak = broadcast_bytes(comm, root, None, max_term)?;
-            let bk = broadcast_bytes(comm, root, None, max_term)?;
+            let ak = broadcast_bytes(comm, root, None, max_ct)?;
+            let bk = broadcast_bytes(comm, root, None, max_ct)?;
             received += (ak.len() + bk.len()) as u64;
             components.push((Ctxt::from_bytes(pk, &ak)?, Ctxt::from_bytes(pk, &bk)?));
+        }
+    }
+    let mut exchange_s = clock.elapsed().as_secs_f64();
+
+    let clock = Instant::now();
+    let spectra = map.spectra(&components)?;
+    drop(components);
+    let mut mine = map
+        .spectrum_products(spectra, positions.clone())?
+        .into_iter()
+        .map(Some)
+        .collect::<Vec<_>>();
+    progress(total, total);
+    let mut second_step_s = clock.elapsed().as_secs_f64();
+
+    // Every product from its rank.
+    let clock = Instant::now();
+    let mut products = Vec::with_capacity(2 * rows);
+    for j in 0..2 * rows {
+        let root = owner(2 * rows, ranks, j);
+        if root == rank {
+            let p = mine[j - positions.start]
+                .take()
+                .ok_or_else(|| Error::Internal("a product taken twice".into()))?;
+            sent += broadcast_bytes(comm, root, Some(p.to_bytes()?), max_ct)?.len() as u64;
+            products.push(p);
+        } else {
+            let bytes = broadcast_bytes(comm, root, None, max_ct)?;
+            received += bytes.len() as u64;
+            products.push(Ctxt::from_bytes(pk, &bytes)?);
         }
     }
     exchange_s += clock.elapsed().as_secs_f64();
 
     let clock = Instant::now();
-    let done = std::sync::atomic::AtomicUsize::new(total / 2);
-    let outputs = map.products(&components, mine_rows, &|_| {
-        progress(
-            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-            total,
-        );
-    })?;
+    let mut results = map.results(products)?;
+    let outputs = results.drain(block).collect();
+    second_step_s += clock.elapsed().as_secs_f64();
     Ok(RankRun {
         outputs,
         bytes_broadcast: sent,
         bytes_received: received,
-        prepare_s,
+        prepare_s: 0.0,
         exchange_s,
         first_step_s,
-        second_step_s: clock.elapsed().as_secs_f64(),
+        second_step_s,
     })
 }
 

@@ -74,15 +74,14 @@ pub(crate) fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n
 }
 
 /// A >= 128-bit secure context for the server-only witness map of size `n`
-/// ([`witness_map_for`](crate::witness_map_for)): the smallest ring of at least `2n` (and
-/// twice [`FFT_RING_DEGREE`], at most 131072) whose security bound holds the modulus of
-/// [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` up to `n = 32768` (one
-/// ciphertext), and `N = 131072` from there (one ciphertext at `n = 65536`, the four-step
-/// map from `n = 131072` on).
+/// ([`witness_map_for`](crate::witness_map_for)): the smallest ring from twice
+/// [`FFT_RING_DEGREE`] up (at most 131072) whose security bound holds the modulus of
+/// [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` at every size: one
+/// ciphertext up to `n = 32768`, the four-step map from `n = 65536` to `2^24`.
 ///
 /// ```
 /// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
-/// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(1 << 20)?.ring_degree(), 131072);
+/// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(1 << 20)?.ring_degree(), 65536);
 /// # Ok::<(), he_fft::Error>(())
 /// ```
 pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
@@ -91,21 +90,22 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
             "a witness map's domain size must be a power of two of at least 2, got {n}"
         )));
     }
-    let start = n.saturating_mul(2).clamp(2 * FFT_RING_DEGREE, MAX_RING);
-    smallest_secure_ring::<F>(start, |ring| witness_map_ciphertext_bits::<F>(ring, n))
+    // Past half a ring the four-step route keeps the row map's four levels, so the smallest
+    // ring serves every size.
+    smallest_secure_ring::<F>(2 * FFT_RING_DEGREE, |ring| {
+        witness_map_ciphertext_bits::<F>(ring, n)
+    })
 }
 
 /// Ciphertext-modulus bits for a [`FourStepWitnessMap`](crate::FourStepWitnessMap) of size
-/// `n`: the row map's ([`witness_map_ciphertext_bits`] at `R = N/2`), one more plaintext
-/// level for the step across the `c = n / R` rows (a sum of `c` products), and the growth of
-/// the sums of `c` products in both.
+/// `n`: the row map's ([`witness_map_ciphertext_bits`] at `R = N/2`), and the growth of the
+/// products' transforms across the `c = n / R` components: the forward transforms' sums of
+/// `c` terms on both factors and the inverse transform's sum of `2c` products, `3 log2(c) + 1`
+/// bits.
 pub(crate) fn four_step_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
-    let log_n_ring = ring_degree.max(2).ilog2();
     let row = (ring_degree / 2).max(2);
     let log_c = (n / row).max(2).ilog2();
-    one_ciphertext_witness_map_bits(ring_degree, p_bits, row)
-        .saturating_add(p_bits)
-        .saturating_add(log_n_ring.div_ceil(2) + 2 * log_c + 10)
+    one_ciphertext_witness_map_bits(ring_degree, p_bits, row).saturating_add(3 * log_c + 1)
 }
 
 /// Ciphertext-modulus bits for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap):
@@ -205,6 +205,10 @@ fn smallest_secure_ring<F: PrimeField>(
 /// The most ciphertexts one vector spans ([`Layout::MAX_CIPHERTEXTS`](crate::Layout::MAX_CIPHERTEXTS)):
 /// the four-step routes' 128 slot rows, which their modulus is sized for.
 pub(crate) const MAX_CIPHERTEXTS: usize = 64;
+
+/// The most polyphase components of a [`FourStepWitnessMap`](crate::FourStepWitnessMap)
+/// (`n = 2^24` at `N = 65536`), which [`four_step_witness_map_bits`] is sized for.
+pub(crate) const MAX_COMPONENTS: usize = 512;
 
 /// The largest ring the contexts above try (the security table's last row).
 pub(crate) const MAX_RING: usize = 131072;

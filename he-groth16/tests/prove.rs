@@ -319,10 +319,10 @@ fn misuse_is_an_error_not_a_panic() {
         s.witness_map(&m, inputs, constraints, &bad),
         Err(Error::Rejected(_))
     ));
-    // Sizes the session cannot serve: more than 128 rows of N/2, or more than N/2 for the
+    // Sizes the session cannot serve: more than 512 rows of N/2, or more than N/2 for the
     // client-assisted route.
     for (n, route) in [
-        (128 * N as usize, WitnessMapRoute::ServerOnly),
+        (512 * N as usize, WitnessMapRoute::ServerOnly),
         (N as usize, WitnessMapRoute::ClientAssisted),
     ] {
         match Outsourcing::<Fr>::in_process_on(toy_context(8), n, route) {

@@ -18,9 +18,10 @@ impl Order {
         Order(0x7472_616e_0000_0000 | n1 as u64)
     }
 
-    /// Row pairs with the odd row half-rotated (a four-step witness map's input).
-    pub(crate) fn pairs_half_rotated() -> Order {
-        Order(0x7061_6972_0000_0000)
+    /// One of `c` polyphase components' values per ciphertext (a four-step witness map's
+    /// input).
+    pub(crate) fn components(c: usize) -> Order {
+        Order(0x636f_6d70_0000_0000 | c as u64)
     }
 
     /// Between the two stages of a two-stage split with first factor `n1`.

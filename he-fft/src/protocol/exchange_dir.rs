@@ -172,9 +172,10 @@ impl ExchangeDir {
             .collect()
     }
 
-    /// The most input or output files an exchange has: two vectors of the widest layout.
+    /// The most input or output files an exchange has: both inputs of the widest witness map
+    /// (one ciphertext per component), more than any FFT's.
     fn max_ciphertexts() -> usize {
-        2 * crate::Layout::MAX_CIPHERTEXTS
+        2 * crate::params::MAX_COMPONENTS
     }
 }
 

@@ -3,6 +3,7 @@
 //! ciphertext, four steps, client-assisted).
 
 pub(crate) mod client_assisted;
+pub(crate) mod component_products;
 pub(crate) mod four_step;
 pub(crate) mod matrices;
 pub(crate) mod one_ciphertext;
