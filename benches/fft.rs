@@ -7,7 +7,7 @@
 //! `he_four_step_fft` the FFT across ciphertexts (`FourStepFft`, N = 65536, three levels) at
 //! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise; `he_witness_map` Groth16's
 //! witness map through the plaintext ring's product (`he_fft::witness_map_for`: one
-//! ciphertext on N = 65536 up to n = 32768, four steps on N = 131072 from n = 131072) at
+//! ciphertext on N = 65536 up to n = 32768, four steps on the same ring from n = 65536) at
 //! n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096

@@ -31,8 +31,9 @@ const CIRCUIT_FILE: &str = "circuit.txt";
 /// A circuit record is one short line.
 const MAX_RECORD_BYTES: u64 = 128;
 
-/// The largest constraint count on a secure ring: a domain of 2^20 points.
-pub const MAX_CONSTRAINTS: usize = (1 << 20) - 2;
+/// The largest constraint count on a secure ring: a domain of 2^22 points (the four-step
+/// witness map fits one machine of 24 GiB there).
+pub const MAX_CONSTRAINTS: usize = (1 << 22) - 2;
 /// The largest on the toy ring: a domain of 4096 points (the toy ring's `N = 2048` and `2N`).
 pub const MAX_SMALL_CONSTRAINTS: usize = 4096 - 2;
 

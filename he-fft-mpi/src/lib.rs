@@ -263,8 +263,7 @@ where
     let mut exchange_s = clock.elapsed().as_secs_f64();
 
     let clock = Instant::now();
-    let spectra = map.spectra(&components)?;
-    drop(components);
+    let spectra = map.spectra(components)?;
     let mut mine = map
         .spectrum_products(spectra, positions.clone())?
         .into_iter()

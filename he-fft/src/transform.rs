@@ -188,6 +188,26 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
         ensure_budget(self.context(), &info, &y)?;
         Ok(y)
     }
+
+    /// [`apply_with`](Self::apply_with) on inputs read when needed: `read(i)` gives input
+    /// ciphertext `i` of [`total_input_ciphertexts`](TransformInfo::total_input_ciphertexts)
+    /// (every input vector's, one vector after the other), from bytes or a file. A route that
+    /// uses each input at its own time reads them as it goes, so a server holds a few inputs
+    /// instead of all: the four-step witness map reads component `k` of `a` and `b` when it
+    /// runs that component's row maps (at `n = 2^22`, 2 ciphertexts in memory instead of
+    /// 256). Every other route reads them all first. The same checks as `apply_with`, each
+    /// input checked as it is read.
+    fn apply_reading(
+        &self,
+        gk: Option<&GaloisKeys>,
+        read: &(dyn Fn(usize) -> Result<Ctxt> + Sync),
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let x = (0..self.info().total_input_ciphertexts())
+            .map(read)
+            .collect::<Result<Vec<_>>>()?;
+        self.apply_with(gk, &x, progress)
+    }
 }
 
 /// A transform that runs another one, under its own name if it likes: [`Fft`](crate::Fft)
@@ -310,17 +330,20 @@ fn check_inputs(ctx: &Context, info: &TransformInfo, x: &[Ctxt]) -> Result<()> {
             x.len(),
         ));
     }
-    if x.iter().any(|ct| !ct.context().same_as(ctx)) {
+    x.iter().try_for_each(|ct| check_input(ctx, info, ct))
+}
+
+/// [`Error::Mismatch`] for an input of another context, [`Error::Layout`] for one laid out
+/// for another transform (untagged inputs, read from bytes, pass).
+pub(crate) fn check_input(ctx: &Context, info: &TransformInfo, ct: &Ctxt) -> Result<()> {
+    if !ct.context().same_as(ctx) {
         return Err(Error::Mismatch(format!(
             "an input of {} is a ciphertext of another context",
             info.name
         )));
     }
     let tag = info.layout_tag;
-    if let Some(ct) = x
-        .iter()
-        .find(|ct| tag != 0 && ct.layout_tag() != 0 && ct.layout_tag() != tag)
-    {
+    if tag != 0 && ct.layout_tag() != 0 && ct.layout_tag() != tag {
         return Err(Error::Layout {
             transform: info.name,
             expected: tag,

@@ -3,7 +3,7 @@
 //! every row count from 2 to 32 on the smallest ring.
 
 use ark_bn254::Fr;
-use ark_ff::Zero;
+use ark_ff::{FftField, Field, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::Error;
@@ -106,6 +106,42 @@ fn every_row_count_on_a_tiny_ring() {
     }
 }
 
+/// The most components the route takes (`FourStepWitnessMap::MAX_COMPONENTS`, 512) on the
+/// smallest ring: the modulus leaves room for the products' transforms across all of them,
+/// and `h` equals ark-groth16's.
+#[test]
+fn the_most_components_on_a_tiny_ring() {
+    let ring = 1024;
+    let c = FourStepWitnessMap::<Fr>::MAX_COMPONENTS;
+    let n = c * ring / 2;
+    let ctx = Context::builder()
+        .ring_degree(ring as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(ring, n))
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let k = Keys { ctx, sk, pk };
+    let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    assert_eq!(map.num_rows(), c);
+    assert!(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * n, &FftOptions::default()).is_err());
+    let [a, b, c_values] = satisfied(n, 7);
+    let (h, budget) = run(&k, &map, &a, &b);
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    let coset = domain.get_coset(Fr::GENERATOR).unwrap();
+    let [pa, pb, pc] = [&a, &b, &c_values].map(|v| coset.fft(&domain.ifft(v)));
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .unwrap();
+    let q: Vec<Fr> = (0..n).map(|i| (pa[i] * pb[i] - pc[i]) * z_inv).collect();
+    assert_eq!(h, coset.ifft(&q));
+    assert!(budget > 0.0, "{budget}");
+    println!("{c} components: {budget:.1} bits left");
+}
+
 /// The owner's upload encrypted with the secret key works the same.
 #[test]
 fn secret_key_upload() {
@@ -122,6 +158,35 @@ fn secret_key_upload() {
     let h = map.decrypt(&k.sk, &map.apply(&gk, &x).unwrap()).unwrap();
     he_fft::check::quotient(&Radix2EvaluationDomain::new(n).unwrap(), &a, &b, &c, &h)
         .expect("the owner's check");
+
+    // The same inputs read one at a time, each exactly once, give the same bytes.
+    let reads: Vec<std::sync::atomic::AtomicUsize> = x.iter().map(|_| Default::default()).collect();
+    let read = |i: usize| -> he_fft::Result<Ctxt> {
+        reads[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(x[i].try_clone()?)
+    };
+    let streamed = map.apply_reading(Some(&gk), &read, &|_, _| {}).unwrap();
+    let whole = map.apply(&gk, &x).unwrap();
+    assert!(reads
+        .iter()
+        .all(|r| r.load(std::sync::atomic::Ordering::Relaxed) == 1));
+    for (s, w) in streamed.iter().zip(&whole) {
+        assert_eq!(s.to_bytes().unwrap(), w.to_bytes().unwrap());
+    }
+    // An input laid out for another transform is refused when it is read.
+    let small = WitnessMap::<Fr>::new(&k.ctx, N / 2, &FftOptions::default()).unwrap();
+    let other = small.encrypt(&k.pk, &random_vector(N / 2, 4)).unwrap();
+    let mixed = |i: usize| -> he_fft::Result<Ctxt> {
+        Ok(if i == 1 {
+            other[0].try_clone()?
+        } else {
+            x[i].try_clone()?
+        })
+    };
+    let e = map
+        .apply_reading(Some(&gk), &mixed, &|_, _| {})
+        .unwrap_err();
+    assert!(matches!(e, Error::Layout { .. }), "{e}");
 }
 
 #[test]

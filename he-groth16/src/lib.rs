@@ -19,10 +19,10 @@
 //! ships Galois keys) and client-assisted (the owner runs two inverse FFTs in the clear; the
 //! server multiplies once, with no Galois keys). On the server-only route, domains up to half
 //! the ring degree are served in one ciphertext ([`he_fft::WitnessMap`]: `n <= 32768` on the
-//! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254, `n = 65536` on
-//! `N = 131072`), larger ones across several ([`he_fft::FourStepWitnessMap`]: from
-//! `n = 131072` up to `2^20` and beyond, on `N = 131072`). The client-assisted route serves
-//! `n <= N/2`.
+//! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254), larger ones across
+//! several ([`he_fft::FourStepWitnessMap`]: from `n = 65536` up to `2^24`, on the same ring;
+//! the owner's encryption then also runs a size-`n/32768` inverse FFT down the columns). The
+//! client-assisted route serves `n <= N/2`.
 
 mod circuit;
 mod error;

@@ -92,14 +92,14 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
                 b.len()
             )));
         }
-        let read = |x: &[Vec<u8>]| -> Result<Vec<Ctxt>, Error> {
-            Ok(x.iter()
-                .map(|bytes| Ctxt::from_bytes(&self.pk, bytes))
-                .collect::<helib_rs::Result<_>>()?)
+        // Parsed when the map needs them: past one ciphertext, two at a time.
+        let read = |i: usize| -> he_fft::Result<Ctxt> {
+            let bytes = if i < count { &a[i] } else { &b[i - count] };
+            Ok(Ctxt::from_bytes(&self.pk, bytes)?)
         };
-        let mut x = read(a)?;
-        x.extend(read(b)?);
-        let h = self.map.apply_with(self.gk.as_ref(), &x, &|_, _| {})?;
+        let h = self
+            .map
+            .apply_reading(self.gk.as_ref(), &read, &|_, _| {})?;
         h.into_iter()
             .map(|mut t| {
                 // The fewest primes the owner's decryption needs: the smallest download.

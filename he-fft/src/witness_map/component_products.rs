@@ -44,28 +44,26 @@ impl ComponentTransform {
     /// The results `M T_i` (`i < c`) from the components, in order: the forward transform of
     /// each input, the `M` products, the inverse transform, then `T_i = Q_i + X Q_(i + c)`.
     /// `done(j)` is called as product `j` of the `M` finishes.
+    /// Consumes the components (the transforms take their place: twice their memory at the
+    /// peak, not three times).
     pub(crate) fn products<F: PrimeField>(
         &self,
-        components: &[(Ctxt, Ctxt)],
+        components: Vec<(Ctxt, Ctxt)>,
         done: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Ctxt>> {
-        let (a, b): (Vec<&Ctxt>, Vec<&Ctxt>) = components.iter().map(|(a, b)| (a, b)).unzip();
-        let (fa, fb) = rayon::join(|| self.forward::<F>(&a), || self.forward::<F>(&b));
+        let (a, b): (Vec<Ctxt>, Vec<Ctxt>) = components.into_iter().unzip();
+        let (fa, fb) = rayon::join(|| self.forward::<F>(a), || self.forward::<F>(b));
         let products = self.pointwise(fa?, &fb?, 0..self.len, done)?;
         self.results::<F>(products)
     }
 
     /// The forward transform of `c` components (zero-padded to `M`), in bit-reversed order.
-    pub(crate) fn forward<F: PrimeField>(&self, x: &[&Ctxt]) -> Result<Vec<Ctxt>> {
+    pub(crate) fn forward<F: PrimeField>(&self, x: Vec<Ctxt>) -> Result<Vec<Ctxt>> {
         let c = self.components();
         if x.len() != c {
             return Err(Error::wrong_length("the components", c, x.len()));
         }
         // The first stage pairs x_k with the zero padding: (x_k, w^k x_k).
-        let lower: Vec<Ctxt> = x
-            .par_iter()
-            .map(|ct| Ok(ct.try_clone()?))
-            .collect::<Result<_>>()?;
         let upper: Vec<Ctxt> = x
             .par_iter()
             .enumerate()
@@ -75,7 +73,7 @@ impl ComponentTransform {
                 Ok(t)
             })
             .collect::<Result<_>>()?;
-        let mut v = lower;
+        let mut v = x;
         v.extend(upper);
         let mut half = c / 2;
         while half >= 1 {

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::bsgs::layout::Order;
 use crate::error::{Error, Result};
 use crate::fft::matrices::{powers_of, subgroup};
-use crate::transform::{required_keys, TransformInfo};
+use crate::transform::{check_input, ensure_budget, required_keys, TransformInfo};
 use crate::witness_map::component_products::ComponentTransform;
 use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 
@@ -185,30 +185,64 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         b_k: &Ctxt,
         progress: Progress<'_>,
     ) -> Result<(Ctxt, Ctxt)> {
+        self.component_of(gk, a_k.try_clone()?, b_k.try_clone()?, progress)
+    }
+
+    fn component_of(
+        &self,
+        gk: &GaloisKeys,
+        mut a_k: Ctxt,
+        mut b_k: Ctxt,
+        progress: Progress<'_>,
+    ) -> Result<(Ctxt, Ctxt)> {
         let per_row = self.rows.total_steps();
-        let row_input = |x: &Ctxt| -> Result<Ctxt> {
-            let mut x = x.try_clone()?;
-            x.set_layout_tag(self.rows.input_tag());
-            Ok(x)
-        };
+        a_k.set_layout_tag(self.rows.input_tag());
+        b_k.set_layout_tag(self.rows.input_tag());
         // One input after the other: each stage already runs its giant-step chains on every
         // thread, and one component's stages are then all that is live beside the inputs.
-        let mut ak = self
-            .rows
-            .interpolate(gk, row_input(a_k)?, &|d, t| progress(d, t))?;
+        let mut ak = self.rows.interpolate(gk, a_k, &|d, t| progress(d, t))?;
         let mut bk = self
             .rows
-            .interpolate(gk, row_input(b_k)?, &|d, t| progress(per_row / 2 + d, t))?;
+            .interpolate(gk, b_k, &|d, t| progress(per_row / 2 + d, t))?;
         ak.mod_switch_to_natural_level()?;
         bk.mod_switch_to_natural_level()?;
         Ok((ak, bk))
     }
 
+    /// Every component from its inputs (`inputs(k)`: `a_k` and `b_k`, read or copied when
+    /// needed), one at a time, then the products.
+    fn run(
+        &self,
+        gk: Option<&GaloisKeys>,
+        inputs: &dyn Fn(usize) -> Result<(Ctxt, Ctxt)>,
+        report: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let gk = required_keys(gk, self.info().name)?;
+        self.rows.check_keys(gk)?;
+        let c = self.num_rows();
+        let total = self.total_steps();
+        let per_row = self.rows.total_steps();
+        let mut components = Vec::with_capacity(c);
+        for k in 0..c {
+            let (a_k, b_k) = inputs(k)?;
+            let base = k * per_row;
+            components.push(self.component_of(gk, a_k, b_k, &|d, _| report(base + d, total))?);
+        }
+        let done = std::sync::atomic::AtomicUsize::new(c * per_row);
+        self.products(components, &|_| {
+            report(
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                total,
+            )
+        })
+    }
+
     /// The `c` result ciphertexts from every component, in order ([`component`](Self::component)
-    /// for `k < c`). `done(j)` is called as each of the `2c` products finishes.
+    /// for `k < c`), which it consumes as it goes. `done(j)` is called as each of the `2c`
+    /// products finishes.
     pub fn products(
         &self,
-        components: &[(Ctxt, Ctxt)],
+        components: Vec<(Ctxt, Ctxt)>,
         done: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Ctxt>> {
         if components.len() != self.num_rows() {
@@ -225,11 +259,11 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     /// transforms all components (additions only), multiplies its share of the `2c`
     /// positions ([`spectrum_products`](Self::spectrum_products)) and gathers everyone's
     /// products for [`results`](Self::results). Returns `a`'s transform and `b`'s.
-    pub fn spectra(&self, components: &[(Ctxt, Ctxt)]) -> Result<(Vec<Ctxt>, Vec<Ctxt>)> {
-        let (a, b): (Vec<&Ctxt>, Vec<&Ctxt>) = components.iter().map(|(a, b)| (a, b)).unzip();
+    pub fn spectra(&self, components: Vec<(Ctxt, Ctxt)>) -> Result<(Vec<Ctxt>, Vec<Ctxt>)> {
+        let (a, b): (Vec<Ctxt>, Vec<Ctxt>) = components.into_iter().unzip();
         Ok((
-            self.products.forward::<F>(&a)?,
-            self.products.forward::<F>(&b)?,
+            self.products.forward::<F>(a)?,
+            self.products.forward::<F>(b)?,
         ))
     }
 
@@ -342,24 +376,35 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     /// ciphertexts each, `a`'s first, under one public key): every component's row maps, one
     /// component at a time, then the products.
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
-        let gk = required_keys(gk, self.info().name)?;
-        self.rows.check_keys(gk)?;
         let c = self.num_rows();
-        let (a, b) = x.split_at(c);
-        let total = self.total_steps();
-        let per_row = self.rows.total_steps();
-        let mut components = Vec::with_capacity(c);
-        for k in 0..c {
-            let base = k * per_row;
-            components.push(self.component(gk, &a[k], &b[k], &|d, _| report(base + d, total))?);
-        }
-        let done = std::sync::atomic::AtomicUsize::new(c * per_row);
-        self.products(&components, &|_| {
-            report(
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-                total,
-            )
-        })
+        self.run(
+            gk,
+            &|k| Ok((x[k].try_clone()?, x[c + k].try_clone()?)),
+            report,
+        )
+    }
+    /// Reads component `k` of `a` and of `b` (inputs `k` and `c + k`) when its row maps run,
+    /// and drops them after: two inputs in memory at a time.
+    fn apply_reading(
+        &self,
+        gk: Option<&GaloisKeys>,
+        read: &(dyn Fn(usize) -> Result<Ctxt> + Sync),
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        let info = self.info();
+        let c = self.num_rows();
+        let y = self.run(
+            gk,
+            &|k| {
+                let (a_k, b_k) = (read(k)?, read(c + k)?);
+                check_input(&self.ctx, &info, &a_k)?;
+                check_input(&self.ctx, &info, &b_k)?;
+                Ok((a_k, b_k))
+            },
+            progress,
+        )?;
+        ensure_budget(&self.ctx, &info, &y)?;
+        Ok(y)
     }
 }
 
