@@ -213,13 +213,21 @@ enum Transform {
 }
 
 impl Transform {
-    fn new(ctx: &Context, request: &Request) -> he_fft::Result<Self> {
+    /// The request's transform; `computing` on the server's side (`run`, `single`), where the
+    /// witness map encodes its row map's diagonals once for all of a rank's components
+    /// (within the default budget) instead of once per row map. The FFT's and the owner's
+    /// encode when needed.
+    fn new(ctx: &Context, request: &Request, computing: bool) -> he_fft::Result<Self> {
         let options = request.options(DiagonalCache::Never);
         Ok(match request.job {
             Job::WitnessMap => Transform::WitnessMap(Box::new(FourStepWitnessMap::new(
                 ctx,
                 request.size,
-                &options,
+                &if computing {
+                    request.options(DiagonalCache::default())
+                } else {
+                    options
+                },
             )?)),
             Job::Fft { direction, .. } => Transform::Fft(Box::new(FourStepFft::new(
                 ctx,
@@ -282,7 +290,7 @@ fn load_shared(dir: &ExchangeDir, with_keys: bool) -> Result<Shared, BoxError> {
     } else {
         None
     };
-    let transform = Transform::new(&ctx, &request)?;
+    let transform = Transform::new(&ctx, &request, with_keys)?;
     Ok(Shared {
         request,
         ctx,
@@ -307,7 +315,7 @@ fn setup(
     let job = OwnerJob::<Fr>::new(&request)?;
     // The MPI ranks run the four-step routes only.
     let ctx = request.context::<Fr>()?;
-    let transform = Transform::new(&ctx, &request)?;
+    let transform = Transform::new(&ctx, &request, false)?;
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -529,7 +537,7 @@ fn verify(dir: &Path, json: bool) -> Result<bool, BoxError> {
     let dir = &ExchangeDir::new(dir);
     // The owner's own request, context and keys: nothing the server can write.
     let kept = OwnerKeys::open::<Fr>(dir)?;
-    let transform = Transform::new(&kept.ctx, &kept.request)?;
+    let transform = Transform::new(&kept.ctx, &kept.request, false)?;
     let n = kept.request.size;
     // A length prefix and the 32-byte elements (a and b for the witness map).
     let max_x = 8 + 2 * 32 * n as u64;
