@@ -69,12 +69,15 @@ pub fn owner(count: usize, ranks: usize, i: usize) -> usize {
 pub struct RankRun {
     /// This rank's output ciphertexts, for the indices [`owned`] gives it.
     pub outputs: Vec<Ctxt>,
-    /// Bytes of terms this rank broadcast (once each, as the root).
+    /// Bytes this rank broadcast (once each, as the root): the FFT's step-1 terms, the
+    /// witness map's components and products.
     pub bytes_broadcast: u64,
-    /// Bytes of other ranks' terms this rank received.
+    /// Bytes of other ranks' ciphertexts this rank received.
     pub bytes_received: u64,
-    /// Seconds in each phase: preparing its terms (level, row swaps), broadcasting and
-    /// reading terms (waiting for other ranks included), step 1's products, step 2.
+    /// Seconds in each phase: preparing its terms (the FFT: level, row swaps; the witness
+    /// map: none), broadcasting and reading (waiting for other ranks included), the first
+    /// step (the FFT's products across rows; the witness map's row maps), the second (the
+    /// FFT's row FFTs; the witness map's products).
     pub prepare_s: f64,
     pub exchange_s: f64,
     pub first_step_s: f64,

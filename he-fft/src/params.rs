@@ -76,8 +76,10 @@ pub(crate) fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n
 /// A >= 128-bit secure context for the server-only witness map of size `n`
 /// ([`witness_map_for`](crate::witness_map_for)): the smallest ring from twice
 /// [`FFT_RING_DEGREE`] up (at most 131072) whose security bound holds the modulus of
-/// [`witness_map_ciphertext_bits`]. For BN254 that is `N = 65536` at every size: one
-/// ciphertext up to `n = 32768`, the four-step map from `n = 65536` to `2^24`.
+/// [`witness_map_ciphertext_bits`], and on which `n` spans at most
+/// [`MAX_COMPONENTS`](crate::FourStepWitnessMap::MAX_COMPONENTS) rows of `N/2`. For BN254
+/// that is `N = 65536` up to `2^24` (one ciphertext up to `n = 32768`, the four-step map
+/// from `n = 65536`) and `N = 131072` at `2^25`; larger sizes are refused.
 ///
 /// ```
 /// assert_eq!(he_fft::witness_map_context::<ark_bn254::Fr>(32768)?.ring_degree(), 65536);
@@ -91,10 +93,19 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
         )));
     }
     // Past half a ring the four-step route keeps the row map's four levels, so the smallest
-    // ring serves every size.
-    smallest_secure_ring::<F>(2 * FFT_RING_DEGREE, |ring| {
-        witness_map_ciphertext_bits::<F>(ring, n)
-    })
+    // ring serves every size up to MAX_COMPONENTS rows of N/2.
+    let ring = n
+        .saturating_mul(2)
+        .div_ceil(MAX_COMPONENTS)
+        .max(2 * FFT_RING_DEGREE);
+    if ring > MAX_RING {
+        return Err(Error::InvalidArgument(format!(
+            "a witness map's domain size is at most {} (MAX_COMPONENTS rows of N/2 on the \
+             largest ring), got {n}",
+            MAX_COMPONENTS * MAX_RING / 2
+        )));
+    }
+    smallest_secure_ring::<F>(ring, |ring| witness_map_ciphertext_bits::<F>(ring, n))
 }
 
 /// Ciphertext-modulus bits for a [`FourStepWitnessMap`](crate::FourStepWitnessMap) of size
@@ -216,6 +227,23 @@ pub(crate) const MAX_RING: usize = 131072;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn witness_map_contexts_stop_where_the_components_run_out() {
+        type Fr = ark_bn254::Fr;
+        assert_eq!(
+            witness_map_context::<Fr>(1 << 24).unwrap().ring_degree(),
+            65536
+        );
+        assert_eq!(
+            witness_map_context::<Fr>(1 << 25).unwrap().ring_degree(),
+            131072
+        );
+        assert!(matches!(
+            witness_map_context::<Fr>(1 << 26),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
 
     #[test]
     fn an_absurd_field_size_saturates_instead_of_wrapping() {

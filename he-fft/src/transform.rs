@@ -70,9 +70,10 @@ impl TransformInfo {
 ///   [`decrypt`](Self::decrypt);
 /// - **the server's side**, which sees only ciphertexts and evaluation keys:
 ///   [`apply`](Self::apply), or [`apply_with`](Self::apply_with) for a progress callback
-///   or a route that needs no Galois keys. Both check the inputs (count, context, layout)
-///   before any work and the noise budget after, in one place for every route; each route
-///   checks the keys it needs before its work.
+///   or a route that needs no Galois keys, or [`apply_reading`](Self::apply_reading) for
+///   inputs read when needed. They check the inputs (count, context, layout) before the
+///   work (`apply_reading`: each as it is read) and the noise budget after, in one place for
+///   every route; each route checks the keys it needs before its work.
 ///
 /// An implementation writes [`info`](Self::info), [`context`](Self::context),
 /// [`galois_steps`](Self::galois_steps), [`encode`](Self::encode),
@@ -194,8 +195,8 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
     /// (every input vector's, one vector after the other), from bytes or a file. A route that
     /// uses each input at its own time reads them as it goes, so a server holds a few inputs
     /// instead of all: the four-step witness map reads component `k` of `a` and `b` when it
-    /// runs that component's row maps (at `n = 2^22`, 2 ciphertexts in memory instead of
-    /// 256). Every other route reads them all first. The same checks as `apply_with`, each
+    /// runs that component's row maps (at `n = 2^22`, 2 input ciphertexts in memory instead
+    /// of 256). Every other route reads them all first. The same checks as `apply_with`, each
     /// input checked as it is read.
     fn apply_reading(
         &self,

@@ -37,6 +37,21 @@ fn run(k: &Keys, map: &dyn EncryptedWitnessMap<Fr>, a: &[Fr], b: &[Fr]) -> (Vec<
     (map.decrypt(&k.sk, &h).expect("decrypt"), budget)
 }
 
+/// Keys on the smallest ring (`N = 1024`, insecure) with room for the four-step map up to `n`.
+fn smallest_ring_keys(n: usize) -> Keys {
+    let ring = 1024;
+    let ctx = Context::builder()
+        .ring_degree(ring as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(ring, n))
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&ctx).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    Keys { ctx, sk, pk }
+}
+
 fn satisfied(n: usize, seed: u64) -> [Vec<Fr>; 3] {
     let a = random_vector(n, seed);
     let b = random_vector(n, seed + 1000);
@@ -75,19 +90,7 @@ fn sizes_n_and_2n_equal_groth16_witness_map() {
 #[test]
 fn every_row_count_on_a_tiny_ring() {
     let ring = 1024;
-    let ctx = Context::builder()
-        .ring_degree(ring as u64)
-        .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(
-            ring,
-            16 * ring,
-        ))
-        .allow_insecure(true)
-        .build()
-        .unwrap();
-    let sk = SecKey::generate(&ctx).unwrap();
-    let pk = PubKey::generate(&sk).unwrap();
-    let k = Keys { ctx, sk, pk };
+    let k = smallest_ring_keys(16 * ring);
     let mut n = ring;
     while n <= 16 * ring {
         let [a, b, c] = satisfied(n, n as u64);
@@ -114,16 +117,7 @@ fn the_most_components_on_a_tiny_ring() {
     let ring = 1024;
     let c = FourStepWitnessMap::<Fr>::MAX_COMPONENTS;
     let n = c * ring / 2;
-    let ctx = Context::builder()
-        .ring_degree(ring as u64)
-        .plaintext_field::<Fr>()
-        .ciphertext_bits(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(ring, n))
-        .allow_insecure(true)
-        .build()
-        .unwrap();
-    let sk = SecKey::generate(&ctx).unwrap();
-    let pk = PubKey::generate(&sk).unwrap();
-    let k = Keys { ctx, sk, pk };
+    let k = smallest_ring_keys(n);
     let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
     assert_eq!(map.num_rows(), c);
     assert!(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * n, &FftOptions::default()).is_err());

@@ -10,8 +10,9 @@ use crate::Error;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WitnessMapRoute {
     /// The server, on ciphertexts ([`he_fft::WitnessMap`] up to `n = N/2`,
-    /// [`he_fft::FourStepWitnessMap`] beyond): the owner encrypts the evaluations as they are
-    /// and ships Galois keys.
+    /// [`he_fft::FourStepWitnessMap`] beyond): the owner encrypts the evaluations (past one
+    /// ciphertext, their polyphase components' values, an inverse FFT of size `n/R` down the
+    /// columns) and ships Galois keys.
     #[default]
     ServerOnly,
     /// The owner, in the clear ([`ClientAssistedWitnessMap`]: two inverse FFTs of size `n`);
@@ -92,7 +93,12 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
                 b.len()
             )));
         }
-        // Parsed when the map needs them: past one ciphertext, two at a time.
+        // Every input parsed once up front, so a malformed one is refused before any work (a
+        // few milliseconds each), then again when the map needs it: past one ciphertext, two
+        // at a time in memory.
+        for bytes in a.iter().chain(b) {
+            Ctxt::from_bytes(&self.pk, bytes)?;
+        }
         let read = |i: usize| -> he_fft::Result<Ctxt> {
             let bytes = if i < count { &a[i] } else { &b[i - count] };
             Ok(Ctxt::from_bytes(&self.pk, bytes)?)

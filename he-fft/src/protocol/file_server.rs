@@ -125,22 +125,24 @@ pub fn serve_directory<F: FftField + PrimeField>(
     let keys_ready_time = keys.elapsed();
 
     // Each input file is read when the transform needs it (the four-step witness map holds
-    // two at a time); the reads count as loading, not as the run.
-    let reading = std::sync::Mutex::new(std::time::Duration::ZERO);
+    // two at a time), so a missing or oversized one is refused first, before any work; the
+    // reads count as loading, not as the run (they come one at a time).
+    let count = transform.info().total_input_ciphertexts();
+    check_input_files(dir, &ctx, count)?;
+    let reading_ns = std::sync::atomic::AtomicU64::new(0);
     let read = |i: usize| -> Result<helib_rs::Ctxt> {
         let start = Instant::now();
         let ct = dir
             .read_ciphertexts(&pk, ExchangeDir::input_name, i..i + 1)?
             .pop()
             .ok_or_else(|| Error::Internal("an input file read as nothing".into()))?;
-        if let Ok(mut total) = reading.lock() {
-            *total += start.elapsed();
-        }
+        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        reading_ns.fetch_add(ns, std::sync::atomic::Ordering::Relaxed);
         Ok(ct)
     };
     let run = Instant::now();
     let outputs = transform.apply_reading(gk.as_ref(), &read, progress)?;
-    let read_time = reading.lock().map(|t| *t).unwrap_or_default();
+    let read_time = Duration::from_nanos(reading_ns.load(std::sync::atomic::Ordering::Relaxed));
     let load_time = load_time + read_time;
     let mut download_bytes = 0u64;
     for (i, mut ct) in outputs.into_iter().enumerate() {
@@ -192,6 +194,25 @@ fn read_keys<F: FftField + PrimeField>(
             Ok((Some(gk), masters.elements().len(), Some(t.elapsed())))
         }
     }
+}
+
+/// [`Error::BadRequest`] unless all `count` input files are there, none longer than a
+/// ciphertext of `ctx` may be: what can be known of them before they are read.
+fn check_input_files(dir: &ExchangeDir, ctx: &Context, count: usize) -> Result<()> {
+    let max = ctx.max_serialized_len(ObjectKind::Ciphertext)?;
+    for i in 0..count {
+        let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
+        let len = std::fs::metadata(&path)
+            .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display())))?
+            .len();
+        if len > max {
+            return Err(Error::BadRequest(format!(
+                "{}: {len} bytes, more than a ciphertext of this context may take ({max})",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //! is `zeta^(e m N / c) - 1`, zero only when `2c` divides `e m`, i.e. `m`), so
 //! `sum_(j < M) w^(j m)` is `M` or `0` as for a root of unity in a field. Multiplying by a
 //! monomial only permutes the coefficients and flips signs, so the transforms cost additions
-//! and no noise beyond the sums' own; the products' sums grow the noise by about
+//! and monomial shifts (each a plaintext product by `±X^e`: an encoding and NTTs at the
+//! components' few primes) and no noise beyond the sums' own; the products' sums grow the noise by about
 //! `3 log2(c) + 1` bits instead of `log2(c)`.
 
 use ark_ff::PrimeField;
@@ -78,19 +79,9 @@ impl ComponentTransform {
         let mut half = c / 2;
         while half >= 1 {
             let stride = self.len / (2 * half);
-            v.par_chunks_mut(2 * half).try_for_each(|block| {
-                let (lo, hi) = block.split_at_mut(half);
-                lo.par_iter_mut()
-                    .zip(hi.par_iter_mut())
-                    .enumerate()
-                    .try_for_each(|(i, (x, y))| {
-                        let mut d = x.try_clone()?;
-                        d.sub_assign(y)?;
-                        x.add_assign(y)?;
-                        self.twiddle::<F>(&mut d, i * stride)?;
-                        *y = d;
-                        Ok::<_, Error>(())
-                    })
+            stage(&mut v, half, |i, x, y| {
+                sum_and_difference(x, y)?;
+                self.twiddle::<F>(y, i * stride)
             })?;
             half /= 2;
         }
@@ -105,7 +96,11 @@ impl ComponentTransform {
         range: std::ops::Range<usize>,
         done: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Ctxt>> {
-        if fa.len() != self.len || fb.len() != self.len || range.end > self.len {
+        if fa.len() != self.len
+            || fb.len() != self.len
+            || range.start > range.end
+            || range.end > self.len
+        {
             return Err(Error::InvalidArgument(format!(
                 "products {range:?} of two transforms of length {} (got {} and {})",
                 self.len,
@@ -137,19 +132,9 @@ impl ComponentTransform {
         let mut half = 1;
         while half < self.len {
             let stride = self.len / (2 * half);
-            v.par_chunks_mut(2 * half).try_for_each(|block| {
-                let (lo, hi) = block.split_at_mut(half);
-                lo.par_iter_mut()
-                    .zip(hi.par_iter_mut())
-                    .enumerate()
-                    .try_for_each(|(i, (x, y))| {
-                        self.twiddle::<F>(y, self.len - i * stride)?;
-                        let mut d = x.try_clone()?;
-                        d.sub_assign(y)?;
-                        x.add_assign(y)?;
-                        *y = d;
-                        Ok::<_, Error>(())
-                    })
+            stage(&mut v, half, |i, x, y| {
+                self.twiddle::<F>(y, self.len - i * stride)?;
+                sum_and_difference(x, y)
             })?;
             half *= 2;
         }
@@ -183,4 +168,29 @@ impl ComponentTransform {
         monomial[at] = sign;
         Ok(ct.mul_poly(&monomial)?)
     }
+}
+
+/// One radix-2 stage: `butterfly(i, x, y)` on every pair `x = v[s + i]`, `y = v[s + i + half]`
+/// of every block of `2 half` starting at `s`.
+fn stage(
+    v: &mut [Ctxt],
+    half: usize,
+    butterfly: impl Fn(usize, &mut Ctxt, &mut Ctxt) -> Result<()> + Sync,
+) -> Result<()> {
+    v.par_chunks_mut(2 * half).try_for_each(|block| {
+        let (lo, hi) = block.split_at_mut(half);
+        lo.par_iter_mut()
+            .zip(hi.par_iter_mut())
+            .enumerate()
+            .try_for_each(|(i, (x, y))| butterfly(i, x, y))
+    })
+}
+
+/// `(x, y) <- (x + y, x - y)`.
+fn sum_and_difference(x: &mut Ctxt, y: &mut Ctxt) -> Result<()> {
+    let mut difference = x.try_clone()?;
+    difference.sub_assign(y)?;
+    x.add_assign(y)?;
+    *y = difference;
+    Ok(())
 }

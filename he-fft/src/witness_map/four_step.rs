@@ -33,13 +33,14 @@ use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 ///    `v_k` into the ciphertext whose plaintext *polynomial* is `A_k(X)`.
 /// 3. **Products** (one level): `T_i = Q_i + X Q_(i + c)` for `i < c`, through a transform of
 ///    length `2c` across the components whose roots of unity are the monomials `X^(j N / c)`:
-///    `2c` ciphertext products instead of `c^2`, and the transforms cost additions only.
+///    `2c` ciphertext products instead of `c^2`; the transforms cost additions and monomial
+///    shifts (plaintext products by `±X^e` at the components' few primes), and no noise.
 ///    `h`'s entries `i + c j` are the coefficients `R + j` of `T_i`, which
 ///    [`decrypt`](EncryptedTransform::decrypt) reads off (and divides by `2c`, the inverse
 ///    transform's scale).
 ///
 /// Four levels, as the one-ciphertext map ([`witness_map_context`](crate::witness_map_context):
-/// `N = 65536` for BN254, from `n = 65536` to `2^22`). The upload is `c` ciphertexts per input
+/// `N = 65536` for BN254, from `n = 65536` to `2^24`). The upload is `c` ciphertexts per input
 /// and the result `c` ciphertexts. The row map's Galois keys are all it needs, whatever `c`.
 /// The result equals ark-groth16's `LibsnarkReduction` witness map for constraints that hold.
 ///
@@ -256,7 +257,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     }
 
     /// The products' forward transforms, for a run split across processes: every process
-    /// transforms all components (additions only), multiplies its share of the `2c`
+    /// transforms all components (additions and monomial shifts), multiplies its share of the `2c`
     /// positions ([`spectrum_products`](Self::spectrum_products)) and gathers everyone's
     /// products for [`results`](Self::results). Returns `a`'s transform and `b`'s.
     pub fn spectra(&self, components: Vec<(Ctxt, Ctxt)>) -> Result<(Vec<Ctxt>, Vec<Ctxt>)> {
@@ -377,6 +378,13 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     /// component at a time, then the products.
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         let c = self.num_rows();
+        if x.len() != 2 * c {
+            return Err(Error::wrong_length(
+                "the witness map's input ciphertexts (a's, then b's)",
+                2 * c,
+                x.len(),
+            ));
+        }
         self.run(
             gk,
             &|k| Ok((x[k].try_clone()?, x[c + k].try_clone()?)),

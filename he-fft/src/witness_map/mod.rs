@@ -36,7 +36,7 @@ use crate::{
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
 ///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(1024, 1024))
 ///     .allow_insecure(true).build()?; // toy size, insecure
-/// for n in [8, 1024] { // one ciphertext, then two rows of 512 (one per input)
+/// for n in [8, 1024] { // one ciphertext, then two components of 512 (a ciphertext each)
 ///     let map = witness_map_for::<Fr>(&ctx, n, &FftOptions::default())?;
 ///     let sk = SecKey::generate(&ctx)?;
 ///     let pk = PubKey::generate(&sk)?;
