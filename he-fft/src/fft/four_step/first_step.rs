@@ -1,7 +1,7 @@
-//! The first step of the four-step routes, in pieces a distributed server can share out:
+//! The first step of the four-step FFT, in pieces a distributed server can share out:
 //! [`FirstStepInputs`] (inputs at one level with their row-swapped partners) and
 //! [`FirstStepSum`] (one output ciphertext's sum, a batch of terms at a time), and the
-//! lowering both four-step routes share.
+//! lowering and row swaps that make its terms.
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Ctxt, EncodedPtxt, GaloisKeys, GaloisSteps};
@@ -119,11 +119,11 @@ impl<F: FftField + PrimeField> FirstStepSum<'_, F> {
     }
 }
 
-/// The first step of both four-step routes: the inputs `x` switched down to `level`, or to
+/// The four-step FFT's first step: the inputs `x` switched down to `level`, or to
 /// the highest level the keys of `steps` serve if lower (copies only of the inputs above
 /// it; `None` for the others), and each input's partner, made by `partner` from its lowered
 /// copy (or itself).
-pub(crate) fn lowered_with_partners(
+pub(super) fn lowered_with_partners(
     gk: &GaloisKeys,
     x: &[Ctxt],
     level: u32,

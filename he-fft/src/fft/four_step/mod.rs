@@ -2,7 +2,7 @@
 
 mod first_step;
 
-pub(crate) use first_step::lowered_with_partners;
+use first_step::lowered_with_partners;
 pub use first_step::{FirstStepInputs, FirstStepSum};
 
 use std::fmt;
