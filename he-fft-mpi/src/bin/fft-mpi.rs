@@ -218,16 +218,16 @@ impl Transform {
     /// (within the default budget) instead of once per row map. The FFT's and the owner's
     /// encode when needed.
     fn new(ctx: &Context, request: &Request, computing: bool) -> he_fft::Result<Self> {
-        let options = request.options(DiagonalCache::Never);
+        let cache = match request.job {
+            Job::WitnessMap if computing => DiagonalCache::default(),
+            _ => DiagonalCache::Never,
+        };
+        let options = request.options(cache);
         Ok(match request.job {
             Job::WitnessMap => Transform::WitnessMap(Box::new(FourStepWitnessMap::new(
                 ctx,
                 request.size,
-                &if computing {
-                    request.options(DiagonalCache::default())
-                } else {
-                    options
-                },
+                &options,
             )?)),
             Job::Fft { direction, .. } => Transform::Fft(Box::new(FourStepFft::new(
                 ctx,
