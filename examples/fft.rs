@@ -4,7 +4,7 @@
 //! cargo run --release --example fft -- [--size N] [--inverse] [--coset | --to-coset]
 //!                                      [--threads T] [--json] [--input FILE --output FILE]
 //!                                      [--cache auto|always|never] [--ring-degree R | --small]
-//!                                      [--one-stage | --two-stage | --four-step]
+//!                                      [--one-stage | --two-stage | --four-step | --row-ffts]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
@@ -24,7 +24,9 @@
 //! radix-sqrt(n) Cooley-Tukey step, two levels) on its own context (`N = 65536`);
 //! `--one-stage` as one product (`he_fft::OneProductFft`); `--four-step` across `n / 32768` slot rows
 //! (two per ciphertext), then two stages in each row (`he_fft::FourStepFft`, three levels,
-//! `N = 65536`, for n >= 65536). Without any of them, the example takes the fastest route for the size
+//! `N = 65536`, for n >= 65536); `--row-ffts` the same with the step across rows done by the
+//! owner while encoding (`he_fft::Route::RowFfts`: the server runs the row FFTs, two levels,
+//! a smaller modulus). Without any of them, the example takes the fastest route for the size
 //! (`he_fft::Route::fastest_for`): one product up to n = 2048, two stages up to 32768, four
 //! steps beyond; with `--small` or `--ring-degree`, one product.
 
@@ -88,6 +90,10 @@ struct Args {
     /// Across slot rows, then two stages in each (three levels).
     #[arg(long, group = "route")]
     four_step: bool,
+    /// As --four-step, with the step across rows done by the owner while encoding (the server
+    /// runs the row FFTs alone, two levels).
+    #[arg(long, group = "route")]
+    row_ffts: bool,
     /// The owner ships master keys and the server derives the Galois keys from them (a
     /// context with room for derived keys; see helib_rs::MasterKeys).
     #[arg(long, conflicts_with_all = ["ring_degree", "to_coset"])]
@@ -107,6 +113,8 @@ impl Args {
             Some(Route::TwoStages)
         } else if self.four_step {
             Some(Route::FourSteps)
+        } else if self.row_ffts {
+            Some(Route::RowFfts)
         } else {
             None
         }
@@ -458,6 +466,14 @@ fn plan_line(fft: &Fft<Fr>) -> String {
     match fft.route_transform() {
         RouteTransform::OneProduct(f) => one_product_line(f.plan(), f.encoded()),
         RouteTransform::TwoStages(f) => format!("plan: two stages, {}", two_stages(f)),
+        RouteTransform::FourSteps(f) if f.first_step() == he_fft::FirstStep::Owner => format!(
+            "plan: four steps over {} rows of {} values in {} ciphertexts, the step across \
+             them done by the owner while encoding, then in each two stages on both rows, {}",
+            f.num_rows(),
+            f.row_len(),
+            f.num_ciphertexts(),
+            two_stages(f.row_fft()),
+        ),
         RouteTransform::FourSteps(f) => {
             let c = f.num_rows();
             format!(

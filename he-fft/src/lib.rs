@@ -99,7 +99,7 @@ pub use bsgs::options::FftOptions;
 pub use bsgs::plan::{PlanOptions, TransformPlan};
 pub use error::{Error, Result};
 pub use fft::coset_change::CosetChange;
-pub use fft::four_step::{FirstStepInputs, FirstStepSum, FourStepFft};
+pub use fft::four_step::{FirstStep, FirstStepInputs, FirstStepSum, FourStepFft};
 pub use fft::matrices::{coset_change_matrix, dft_matrix, domain_matrix, Direction};
 pub use fft::one_product::OneProductFft;
 pub use fft::two_stage::{Transposed, TwoStageFft};

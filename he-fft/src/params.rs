@@ -186,6 +186,26 @@ pub(crate) fn four_step_context<F: PrimeField>(n: usize) -> Result<Context> {
     smallest_secure_ring::<F>(ring, |ring| four_step_bits(ring, F::MODULUS_BIT_SIZE, n))
 }
 
+/// Ciphertext-modulus bits for a [`FourStepFft`](crate::FourStepFft) of size `n` whose first
+/// step the owner runs ([`FirstStep::Owner`](crate::FirstStep::Owner)): fresh ciphertexts
+/// through the row FFT's two stages, as a [`TwoStageFft`](crate::TwoStageFft) of size `N/2`.
+pub(crate) fn row_ffts_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    two_stage_bits(ring_degree, p_bits, (ring_degree / 2).clamp(2, n.max(2)))
+}
+
+/// A >= 128-bit secure context for a four-step FFT whose first step the owner runs: the
+/// rings of [`four_step_context`], with the modulus of [`row_ffts_bits`].
+pub(crate) fn row_ffts_context<F: PrimeField>(n: usize) -> Result<Context> {
+    let ring = (n / MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
+    if !n.is_power_of_two() || n < ring {
+        return Err(Error::InvalidArgument(format!(
+            "a four-step FFT's size must be a power of two of at least {ring} here, got {n} \
+             (smaller sizes fit one slot row: see TwoStageFft::secure_context)"
+        )));
+    }
+    smallest_secure_ring::<F>(ring, |ring| row_ffts_bits(ring, F::MODULUS_BIT_SIZE, n))
+}
+
 /// The ring `2n` (so that a size-`n` vector fills at most half the slots and is replicated),
 /// kept between [`FFT_RING_DEGREE`] and twice that; an error naming `what` unless `n` is a
 /// power of two.

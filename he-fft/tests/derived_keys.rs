@@ -27,6 +27,7 @@ fn every_route_runs_on_derived_keys() {
         (Route::OneProduct, 64),
         (Route::TwoStages, 256),
         (Route::FourSteps, 4 * N),
+        (Route::RowFfts, 4 * N),
     ] {
         for direction in [Direction::Forward, Direction::Inverse] {
             let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();

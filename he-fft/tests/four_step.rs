@@ -10,7 +10,7 @@ use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{random_vector, Keys, N};
 use he_fft::Error;
-use he_fft::{Direction, EncryptedTransform, FftOptions, FourStepFft};
+use he_fft::{Direction, EncryptedTransform, FftOptions, FirstStep, FourStepFft, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 fn subgroup(n: usize) -> Radix2EvaluationDomain<Fr> {
@@ -225,4 +225,86 @@ fn errors_are_clear() {
         }) => assert_eq!((context_helper, levels), ("FourStepFft::secure_context", 3)),
         other => panic!("{other:?}"),
     }
+}
+
+/// The owner's first step: the same results as the server's from two levels, on every row
+/// count and both directions, cosets included; the server needs no row swap.
+#[test]
+fn the_owners_first_step_equals_ark_on_two_levels() {
+    let k = keys();
+    for (n, row) in [(8, 4), (64, 16), (256, 8), (2 * N, N / 2)] {
+        let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
+        for (domain, direction) in [
+            (subgroup(n), Direction::Forward),
+            (subgroup(n), Direction::Inverse),
+            (coset, Direction::Forward),
+            (coset, Direction::Inverse),
+        ] {
+            let options = FftOptions::default();
+            let fft = FourStepFft::with_rows(&k.ctx, &domain, row, direction, &options)
+                .unwrap()
+                .with_first_step(FirstStep::Owner);
+            assert_eq!(fft.info().levels, 2);
+            assert!(!fft.galois_steps().includes_row_swap());
+            let x = random_vector(n, 7 * n as u64 + row as u64);
+            let (y, budget) = run(&fft, &x);
+            assert_eq!(
+                y,
+                expected(&domain, direction, &x),
+                "n = {n}, row {row}, {direction:?}"
+            );
+            assert!(budget > 0.0, "n = {n}: {budget} bits left");
+        }
+    }
+}
+
+#[test]
+fn the_owners_first_step_on_its_own_context() {
+    for n in [1 << 16, 1 << 20, 1 << 22] {
+        let ctx = Route::RowFfts.context::<Fr>(n).unwrap();
+        let server = Route::FourSteps.context::<Fr>(n).unwrap();
+        assert_eq!(ctx.ring_degree(), 65536, "n = {n}");
+        assert!(ctx.security_bits() >= 128.0);
+        // One level fewer: a prime or more less to switch keys over.
+        assert!(ctx.num_ctxt_primes() < server.num_ctxt_primes(), "n = {n}");
+    }
+    // On a context for two levels only, the route runs where the server's first step fails.
+    let small = Context::builder()
+        .ring_degree(N as u64)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(Route::RowFfts.ciphertext_bits::<Fr>(N, 4 * N))
+        .allow_insecure(true)
+        .build()
+        .unwrap();
+    let sk = SecKey::generate(&small).unwrap();
+    let pk = PubKey::generate(&sk).unwrap();
+    let domain = subgroup(4 * N);
+    let fft = he_fft::Fft::new(
+        Route::RowFfts,
+        &small,
+        &domain,
+        Direction::Forward,
+        &FftOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(fft.route(), Route::RowFfts);
+    let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).unwrap();
+    let x = random_vector(4 * N, 5);
+    let cts = fft.encrypt(&pk, &x).unwrap();
+    assert_ne!(cts[0].layout_tag(), 0);
+    let y = fft.apply(&gk, &cts).unwrap();
+    assert_eq!(fft.decrypt(&sk, &y).unwrap(), domain.fft(&x));
+    // Wrong counts and lengths are errors, not wrong values.
+    assert!(matches!(
+        fft.encrypt(&pk, &random_vector(4 * N - 1, 1)),
+        Err(Error::WrongLength { .. })
+    ));
+    assert!(matches!(
+        fft.apply(&gk, &cts[..1]),
+        Err(Error::WrongLength {
+            expected: 4,
+            got: 1,
+            ..
+        })
+    ));
 }

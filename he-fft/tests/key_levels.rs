@@ -53,7 +53,11 @@ fn same_bookkeeping(capped: &[Ctxt], full: &[Ctxt], what: &str) {
 #[test]
 fn fft_routes_with_keys_for_their_levels() {
     let k = toy_keys(he_fft::FourStepFft::<Fr>::ciphertext_bits(N, 4 * N));
-    for (route, n) in [(Route::TwoStages, 256), (Route::FourSteps, 4 * N)] {
+    for (route, n) in [
+        (Route::TwoStages, 256),
+        (Route::FourSteps, 4 * N),
+        (Route::RowFfts, 4 * N),
+    ] {
         fft_with_keys_for_its_levels(&k, route, n);
     }
 }

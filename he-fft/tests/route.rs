@@ -49,7 +49,7 @@ fn keys() -> &'static Keys {
 }
 
 /// One transform per route (`N/2` values for one product and two stages, one slot row; `2N`
-/// for four steps, four ciphertexts) per direction, on the subgroup and on a coset.
+/// for four steps with either side's first step, four ciphertexts) per direction, on the subgroup and on a coset.
 fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, Fft<Fr>)> {
     let ctx = &keys().ctx;
     let mut out = Vec::new();
@@ -57,6 +57,7 @@ fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, Fft<Fr>)> {
         (Route::OneProduct, N / 2),
         (Route::TwoStages, N / 2),
         (Route::FourSteps, 2 * N),
+        (Route::RowFfts, 2 * N),
     ] {
         let coset = subgroup(n).get_coset(Fr::GENERATOR).unwrap();
         for domain in [subgroup(n), coset] {
@@ -73,7 +74,7 @@ fn cases() -> Vec<(Radix2EvaluationDomain<Fr>, Direction, Fft<Fr>)> {
 fn every_route_equals_ark() {
     let k = keys();
     let cases = cases();
-    // One key set for all twelve transforms: key generation is most of a toy run's time.
+    // One key set for all sixteen transforms: key generation is most of a toy run's time.
     let steps = cases.iter().fold(GaloisSteps::new(), |s, (_, _, f)| {
         s.union(&f.galois_steps())
     });
@@ -84,6 +85,7 @@ fn every_route_equals_ark() {
             Route::OneProduct => 1,
             Route::TwoStages => 2,
             Route::FourSteps => 3,
+            Route::RowFfts => 2,
         };
         assert_eq!((fft.info().len, fft.info().levels), (n, levels));
         let expected_of = |x: &[Fr]| match direction {

@@ -208,17 +208,21 @@ fn a_zero_is_loaded_once_per_process() {
     assert!(EncryptionPool::from_bytes(&pk, &pool_bytes(&[zeros[1]])).is_err());
 }
 
-fn temp_path(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("helib-pool-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("pool.bin")
+/// A pool file's path in a fresh directory, removed with the returned guard.
+fn temp_path(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("helib-pool-{tag}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("pool.bin");
+    (dir, path)
 }
 
 #[test]
 fn a_pool_file_removes_each_zero_before_its_ciphertext_is_returned() {
     let (ctx, sk, pk) = toy();
     let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
-    let path = temp_path("consume");
+    let (_dir, path) = temp_path("consume");
     let mut pool = PoolFile::create(&path, EncryptionPool::public(&pk, 3).unwrap()).unwrap();
     #[cfg(unix)]
     {
@@ -259,7 +263,7 @@ fn a_pool_file_removes_each_zero_before_its_ciphertext_is_returned() {
 #[test]
 fn a_pool_file_has_one_user_and_survives_a_crash() {
     let (_, sk, pk) = toy();
-    let path = temp_path("lock");
+    let (_dir, path) = temp_path("lock");
     let bytes = EncryptionPool::secret(&sk, &pk, 3)
         .unwrap()
         .into_bytes()
@@ -293,7 +297,7 @@ fn a_pool_file_has_one_user_and_survives_a_crash() {
     // A count beyond the entries is corrupt, not a pool.
     let mut short = pool_bytes(&zeros[..1]);
     short[..8].copy_from_slice(&2u64.to_le_bytes());
-    let path2 = temp_path("short");
+    let (_dir2, path2) = temp_path("short");
     std::fs::write(&path2, &short).unwrap();
     assert!(matches!(
         PoolFile::open(&pk, &path2),

@@ -16,7 +16,9 @@ use helib_rs::Context;
 
 use crate::error::{Error, Result};
 use crate::transform::DelegatingTransform;
-use crate::{Direction, EncryptedTransform, FftOptions, FourStepFft, OneProductFft, TwoStageFft};
+use crate::{
+    Direction, EncryptedTransform, FftOptions, FirstStep, FourStepFft, OneProductFft, TwoStageFft,
+};
 
 /// The smallest size at which two stages beat one product on their own contexts (docs/fft-routes.md,
 /// "Two stages": at `n = 2048` the two routes tie, at `n = 4096` two stages are 1.5-1.9x
@@ -44,6 +46,10 @@ pub enum Route {
     /// [`FourStepFft`]: across `n / (N/2)` slot rows (two per ciphertext), then a two-stage
     /// FFT of each row, three levels.
     FourSteps,
+    /// [`FourStepFft`] with [`FirstStep::Owner`]: the step across rows done by the owner's
+    /// encoding (`n log2 c` field operations), the server running the row FFTs alone, two
+    /// levels. For data the owner encrypts: its inputs are not natural-order ciphertexts.
+    RowFfts,
 }
 
 impl fmt::Display for Route {
@@ -64,22 +70,23 @@ impl std::str::FromStr for Route {
             .map(|(r, _)| *r)
             .ok_or_else(|| {
                 Error::InvalidArgument(format!(
-                    "unknown route {name:?} (one-product, two-stages or four-steps)"
+                    "unknown route {name:?} (one-product, two-stages, four-steps or row-ffts)"
                 ))
             })
     }
 }
 
 /// The routes by the names requests and command lines use.
-const ROUTE_NAMES: [(Route, &str); 3] = [
+const ROUTE_NAMES: [(Route, &str); 4] = [
     (Route::OneProduct, "one-product"),
     (Route::TwoStages, "two-stages"),
     (Route::FourSteps, "four-steps"),
+    (Route::RowFfts, "row-ffts"),
 ];
 
 impl Route {
-    /// The route's name in requests and on command lines: `one-product`, `two-stages` or
-    /// `four-steps` (also its [`Display`](fmt::Display); [`FromStr`](std::str::FromStr) reads
+    /// The route's name in requests and on command lines: `one-product`, `two-stages`,
+    /// `four-steps` or `row-ffts` (also its [`Display`](fmt::Display); [`FromStr`](std::str::FromStr) reads
     /// it back).
     ///
     /// ```
@@ -116,6 +123,7 @@ impl Route {
             Route::OneProduct => crate::params::one_level_context::<F>(n),
             Route::TwoStages => crate::params::two_stage_context::<F>(n),
             Route::FourSteps => crate::params::four_step_context::<F>(n),
+            Route::RowFfts => crate::params::row_ffts_context::<F>(n),
         }
     }
 
@@ -167,6 +175,7 @@ impl Route {
             Route::OneProduct => crate::params::one_level_bits(ring_degree, p_bits, n),
             Route::TwoStages => crate::params::two_stage_bits(ring_degree, p_bits, n),
             Route::FourSteps => crate::params::four_step_bits(ring_degree, p_bits, n),
+            Route::RowFfts => crate::params::row_ffts_bits(ring_degree, p_bits, n),
         }
     }
 }
@@ -221,7 +230,7 @@ pub enum RouteTransform<'a, F: FftField + PrimeField> {
     OneProduct(&'a OneProductFft<F>),
     /// [`Route::TwoStages`].
     TwoStages(&'a TwoStageFft<F>),
-    /// [`Route::FourSteps`].
+    /// [`Route::FourSteps`] and [`Route::RowFfts`] (see [`FourStepFft::first_step`]).
     FourSteps(&'a FourStepFft<F>),
 }
 
@@ -256,15 +265,21 @@ impl<F: FftField + PrimeField> Fft<F> {
             Route::OneProduct => OneProductFft::on_domain(ctx, domain, direction, options)?.into(),
             Route::TwoStages => TwoStageFft::on_domain(ctx, domain, direction, options)?.into(),
             Route::FourSteps => FourStepFft::on_domain(ctx, domain, direction, options)?.into(),
+            Route::RowFfts => FourStepFft::on_domain(ctx, domain, direction, options)?
+                .with_first_step(FirstStep::Owner)
+                .into(),
         })
     }
 
     /// The route this transform runs.
     pub fn route(&self) -> Route {
-        match self.transform {
+        match &self.transform {
             Inner::OneProduct(_) => Route::OneProduct,
             Inner::TwoStages(_) => Route::TwoStages,
-            Inner::FourSteps(_) => Route::FourSteps,
+            Inner::FourSteps(f) => match f.first_step() {
+                FirstStep::Server => Route::FourSteps,
+                FirstStep::Owner => Route::RowFfts,
+            },
         }
     }
 

@@ -1,9 +1,11 @@
 //! [`FourStepFft`]: FFTs larger than a ciphertext's slot row, across several ciphertexts.
 
 mod first_step;
+mod owner_first_step;
 
 use first_step::lowered_with_partners;
 pub use first_step::{FirstStepInputs, FirstStepSum};
+pub use owner_first_step::FirstStep;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -95,6 +97,8 @@ pub struct FourStepFft<F: FftField + PrimeField> {
     row_fft: TwoStageFft<F>,
     /// Row pairs into plaintext polynomials (the inputs' and the first step's).
     encoder: PeriodicEncoder<F>,
+    /// The server's, or the owner's while encoding.
+    first_step: FirstStep,
 }
 
 impl<F: FftField + PrimeField> FourStepFft<F> {
@@ -182,7 +186,20 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             scale,
             row_fft,
             encoder,
+            first_step: FirstStep::Server,
         })
+    }
+
+    /// This transform with its first step run by `by` ([`FirstStep::Owner`]: in the clear
+    /// inside [`encode`](EncryptedTransform::encode), the server running the row FFTs only).
+    pub fn with_first_step(mut self, by: FirstStep) -> Self {
+        self.first_step = by;
+        self
+    }
+
+    /// Who runs the first step.
+    pub fn first_step(&self) -> FirstStep {
+        self.first_step
     }
 
     /// Forward or inverse.
@@ -224,9 +241,10 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             .map(move |pair| Ok(self.encoder.encode_poly(&pair[..row], &pair[row..])?)))
     }
 
-    /// Per ciphertext, its first-step sum and its row FFTs' giant steps.
+    /// Per ciphertext, its first-step sum (on the server) and its row FFTs' giant steps.
     fn total_steps(&self) -> usize {
-        self.num_ciphertexts() * (1 + self.row_fft.total_steps())
+        let first = usize::from(self.first_step == FirstStep::Server);
+        self.num_ciphertexts() * (first + self.row_fft.total_steps())
     }
 
     fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
@@ -245,6 +263,9 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     /// [`decrypt`](EncryptedTransform::decrypt) puts in order).
     fn run_steps(&self, gk: &GaloisKeys, x: &[Ctxt], progress: Progress<'_>) -> Result<Vec<Ctxt>> {
         self.check_count(x)?;
+        if self.first_step == FirstStep::Owner {
+            return self.run_row_ffts(gk, x, progress);
+        }
         self.check_step_keys(gk)?;
         let total = self.total_steps();
         let done = AtomicUsize::new(0);
@@ -266,6 +287,36 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             })
             .collect::<Result<_>>()?;
         Ok(y)
+    }
+
+    /// The second step alone, on inputs the owner's encoding ran the first step on.
+    fn run_row_ffts(
+        &self,
+        gk: &GaloisKeys,
+        x: &[Ctxt],
+        progress: Progress<'_>,
+    ) -> Result<Vec<Ctxt>> {
+        self.row_fft.check_keys(gk)?;
+        let total = self.total_steps();
+        let done = AtomicUsize::new(0);
+        let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        let row_input_tag = self.row_fft.info().layout_tag;
+        x.par_iter()
+            .map(|ct| {
+                // The tag told this route's inputs from natural-order ones; the rows are what
+                // the row FFT reads.
+                let mut rows = ct.try_clone()?;
+                rows.set_layout_tag(row_input_tag);
+                self.second_step_with_progress(gk, rows, &|_, _| tick())
+            })
+            .collect()
+    }
+
+    /// The tag of the owner's first-step outputs, the inputs of [`FirstStep::Owner`].
+    fn owner_input_tag(&self) -> u64 {
+        self.row_fft
+            .input_layout()
+            .tag(crate::bsgs::layout::Order::components(self.num_rows()))
     }
 
     /// Whether `gk` holds every key of both steps.
@@ -398,23 +449,35 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
     fn info(&self) -> TransformInfo {
-        TransformInfo {
-            name: "the four-step FFT",
-            len: self.n,
-            output_len: self.n,
-            num_inputs: 1,
-            input_ciphertexts: self.num_ciphertexts(),
-            output_ciphertexts: self.num_ciphertexts(),
-            // The step across rows, then the row FFT's two.
-            levels: 1 + self.row_fft.info().levels,
-            ciphertext_bits: crate::params::four_step_bits(
-                self.ctx.ring_degree(),
-                self.ctx.plaintext_bits(),
-                self.n,
-            ),
-            context_helper: "FourStepFft::secure_context",
-            progress_total: self.total_steps(),
-            layout_tag: 0,
+        let (ring, p_bits) = (self.ctx.ring_degree(), self.ctx.plaintext_bits());
+        match self.first_step {
+            FirstStep::Server => TransformInfo {
+                name: "the four-step FFT",
+                len: self.n,
+                output_len: self.n,
+                num_inputs: 1,
+                input_ciphertexts: self.num_ciphertexts(),
+                output_ciphertexts: self.num_ciphertexts(),
+                // The step across rows, then the row FFT's two.
+                levels: 1 + self.row_fft.info().levels,
+                ciphertext_bits: crate::params::four_step_bits(ring, p_bits, self.n),
+                context_helper: "FourStepFft::secure_context",
+                progress_total: self.total_steps(),
+                layout_tag: 0,
+            },
+            FirstStep::Owner => TransformInfo {
+                name: "the four-step FFT with the owner's first step",
+                len: self.n,
+                output_len: self.n,
+                num_inputs: 1,
+                input_ciphertexts: self.num_ciphertexts(),
+                output_ciphertexts: self.num_ciphertexts(),
+                levels: self.row_fft.info().levels,
+                ciphertext_bits: crate::params::row_ffts_bits(ring, p_bits, self.n),
+                context_helper: "Route::RowFfts.context",
+                progress_total: self.total_steps(),
+                layout_tag: self.owner_input_tag(),
+            },
         }
     }
     fn context(&self) -> &Context {
@@ -423,20 +486,26 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
     fn cache_bytes(&self) -> u64 {
         self.row_fft.cache_bytes()
     }
-    /// The row swap of the first step, then the row FFTs' keys for the levels they run at.
+    /// The row swap of the first step (on the server), then the row FFTs' keys for the
+    /// levels they run at.
     fn galois_steps(&self) -> GaloisSteps {
         let first = KeyStage {
             steps: GaloisSteps::new().row_swap(),
             terms: 4 * self.num_ciphertexts(),
         };
         let stages: Vec<KeyStage> = std::iter::once(first)
+            .filter(|_| self.first_step == FirstStep::Server)
             .chain(self.row_fft.key_stages())
             .collect();
         staged_galois_steps(self.row_fft.context(), &stages)
     }
-    /// Row `rho` holds `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`.
+    /// Row `rho` holds `x[R rho .. R (rho + 1)]`, rows `2i` and `2i + 1` in ciphertext `i`;
+    /// with [`FirstStep::Owner`], the rows of the first step's result instead.
     fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
-        self.row_pairs(x)?.collect()
+        match self.first_step {
+            FirstStep::Server => self.row_pairs(x)?.collect(),
+            FirstStep::Owner => self.row_pairs(&self.owner_first_step(x)?)?.collect(),
+        }
     }
     fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
         self.check_count(y)?;
@@ -466,6 +535,7 @@ impl<F: FftField + PrimeField> fmt::Debug for FourStepFft<F> {
         f.debug_struct("FourStepFft")
             .field("n", &self.n)
             .field("direction", &self.direction)
+            .field("first_step", &self.first_step)
             .field("ciphertexts", &self.num_ciphertexts())
             .field("row_fft", &self.row_fft)
             .finish()
