@@ -29,6 +29,9 @@ pub enum Error {
     /// The witness map's transform failed (input counts, layout, keys, noise budget).
     #[error(transparent)]
     Transform(he_fft::Error),
+    /// A remote server could not be reached, or refused or failed the work.
+    #[error("the witness server: {0}")]
+    Server(String),
 }
 
 /// he-fft's errors as they are, except that helib-rs's own stay [`Error::Engine`], whichever

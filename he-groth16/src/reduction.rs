@@ -84,7 +84,9 @@ impl R1CSToQAP for EncryptedReduction {
                 Error::NoSession | Error::InvalidInput(_) => SynthesisError::AssignmentMissing,
                 Error::SessionMismatch(_) => SynthesisError::PolynomialDegreeTooLarge,
                 Error::Rejected(_) => SynthesisError::Unsatisfiable,
-                Error::Engine(_) | Error::Transform(_) => SynthesisError::AssignmentMissing,
+                Error::Engine(_) | Error::Transform(_) | Error::Server(_) => {
+                    SynthesisError::AssignmentMissing
+                }
             };
             set_last_error(e);
             code

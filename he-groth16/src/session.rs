@@ -119,12 +119,26 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         n: usize,
         route: WitnessMapRoute,
     ) -> Result<Self, Error> {
+        Self::with_options(sk, pk, server, n, route, &FftOptions::default())
+    }
+
+    /// [`new`](Self::new) with the plan options the server builds its witness map with (they
+    /// decide its Galois keys): a remote server's are those its request names
+    /// ([`he_fft::protocol::Request::options`]), whatever either side's thread count.
+    pub fn with_options(
+        sk: SecKey,
+        pk: PubKey,
+        server: Box<dyn WitnessServer>,
+        n: usize,
+        route: WitnessMapRoute,
+        options: &FftOptions,
+    ) -> Result<Self, Error> {
         if !pk.belongs_to(&sk) {
             return Err(Error::SessionMismatch(
                 "the public key is not the secret key's".into(),
             ));
         }
-        let map = owner_map::<F>(sk.context(), n, route, &FftOptions::default())?;
+        let map = owner_map::<F>(sk.context(), n, route, options)?;
         Ok(Outsourcing {
             sk,
             pk,

@@ -1,17 +1,15 @@
 //! [`serve_directory`]: the server's step of a file exchange, for every job a [`Request`]
 //! names.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, GaloisKeys, MasterKeys, ObjectKind};
 
 use crate::error::{Error, Result};
-use crate::protocol::exchange_dir::{
-    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE,
-};
-use crate::protocol::request::{Job, KeyKind, Request, Ring};
-use crate::{DiagonalCache, EncryptedTransform, Progress, Route};
+use crate::protocol::exchange_dir::ExchangeDir;
+use crate::protocol::request::{Job, Request, Ring};
+use crate::protocol::server_keys::ServerKeys;
+use crate::{DiagonalCache, Progress, Route};
 
 /// What the server is willing to do with a request: by default, FFT and witness-map jobs on
 /// secure rings, each FFT by the route [`Route::fastest_for`] its size (or
@@ -101,10 +99,11 @@ pub struct ServerReport {
     pub download_bytes: u64,
 }
 
-/// The server's step: reads `public/` only and writes the encrypted result there.
+/// The server's step: reads `public/` only and writes the encrypted result there
+/// ([`ServerKeys::open`], then [`ServerKeys::serve`] on the same directory).
 ///
 /// It refuses a request `policy` does not serve ([`ServePolicy::check`]), builds the context
-/// the request calls for and refuses a [`CONTEXT_FILE`] with other bytes before building
+/// the request calls for and refuses a [`CONTEXT_FILE`](super::CONTEXT_FILE) with other bytes before building
 /// anything from it; every other file is read no further than its kind allows under that
 /// context. The outputs are switched down to the fewest primes the owner's decryption needs.
 pub fn serve_directory<F: FftField + PrimeField>(
@@ -112,112 +111,19 @@ pub fn serve_directory<F: FftField + PrimeField>(
     policy: ServePolicy,
     progress: Progress<'_>,
 ) -> Result<ServerReport> {
-    let request = dir.read_request(Side::Public)?;
-    policy.check(&request)?;
-    let load = Instant::now();
-    let ctx = request.context::<F>()?;
-    ctx.check_context_file(&dir.path(Side::Public, CONTEXT_FILE))
-        .map_err(|e| Error::Mismatch(format!("{e}: not the context of the request ({request})")))?;
-    let pk = dir.read_public_key(&ctx, Side::Public)?;
-    let load_time = load.elapsed();
-
-    let setup = Instant::now();
-    let transform = request.transform::<F>(&ctx, policy.cache)?;
-    let setup_time = setup.elapsed();
-
-    let keys = Instant::now();
-    let (gk, masters, derive_time) = read_keys(dir, &ctx, &request, transform.as_ref())?;
-    let keys_ready_time = keys.elapsed();
-
-    // Each input file is read when the transform needs it (the four-step witness map holds
-    // two at a time), so a missing or oversized one is refused first, before any work; the
-    // reads count as loading, not as the run (they come one at a time).
-    let count = transform.info().total_input_ciphertexts();
-    check_input_files(dir, &ctx, count)?;
-    let reading_ns = std::sync::atomic::AtomicU64::new(0);
-    let read = |i: usize| -> Result<helib_rs::Ctxt> {
-        let start = Instant::now();
-        let ct = dir
-            .read_ciphertexts(&pk, ExchangeDir::input_name, i..i + 1)?
-            .pop()
-            .ok_or_else(|| Error::Internal("an input file read as nothing".into()))?;
-        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        reading_ns.fetch_add(ns, std::sync::atomic::Ordering::Relaxed);
-        Ok(ct)
-    };
-    let run = Instant::now();
-    let outputs = transform.apply_reading(gk.as_ref(), &read, progress)?;
-    let read_time = Duration::from_nanos(reading_ns.load(std::sync::atomic::Ordering::Relaxed));
-    let load_time = load_time + read_time;
-    let mut download_bytes = 0u64;
-    for (i, mut ct) in outputs.into_iter().enumerate() {
-        ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
-        let bytes = ct.to_bytes()?;
-        download_bytes += bytes.len() as u64;
-        dir.write(Side::Public, &ExchangeDir::output_name(i), &bytes)?;
-    }
+    let keys = ServerKeys::<F>::open(dir, policy)?;
+    let run = keys.serve(dir, progress)?;
     Ok(ServerReport {
-        request,
-        keys: gk.as_ref().map_or(0, |k| k.elements().len()),
-        masters,
-        keys_ready_time,
-        derive_time,
-        load_time,
-        setup_time,
-        run_time: run.elapsed().saturating_sub(read_time),
-        download_bytes,
+        request: keys.request,
+        keys: keys.gk.as_ref().map_or(0, |k| k.elements().len()),
+        masters: keys.masters,
+        keys_ready_time: keys.keys_ready_time,
+        derive_time: keys.derive_time,
+        load_time: keys.load_time + run.read_time,
+        setup_time: keys.setup_time,
+        run_time: run.run_time,
+        download_bytes: run.download_bytes,
     })
-}
-
-/// The Galois keys the transform needs (none if it needs none), read or derived from the
-/// master keys as the request says, with the number of masters and the derivation time.
-fn read_keys<F: FftField + PrimeField>(
-    dir: &ExchangeDir,
-    ctx: &Context,
-    request: &Request,
-    transform: &dyn EncryptedTransform<F>,
-) -> Result<(Option<GaloisKeys>, usize, Option<Duration>)> {
-    let steps = transform.galois_steps();
-    if steps.max_keys() == 0 {
-        return Ok((None, 0, None));
-    }
-    match request.keys {
-        KeyKind::Galois => {
-            let path = dir.path(Side::Public, GALOIS_KEYS_FILE);
-            let bytes = ctx.read_object_file(&path, ObjectKind::GaloisKeys(steps.max_keys()))?;
-            Ok((Some(GaloisKeys::from_bytes(ctx, &bytes)?), 0, None))
-        }
-        KeyKind::Master => {
-            let path = dir.path(Side::Public, MASTER_KEYS_FILE);
-            let most = MasterKeys::default_steps(ctx).max_keys();
-            let masters = MasterKeys::from_bytes(
-                ctx,
-                &ctx.read_object_file(&path, ObjectKind::MasterKeys(most))?,
-            )?;
-            let t = Instant::now();
-            let gk = masters.derive(&steps)?;
-            Ok((Some(gk), masters.elements().len(), Some(t.elapsed())))
-        }
-    }
-}
-
-/// [`Error::BadRequest`] unless all `count` input files are there, none longer than a
-/// ciphertext of `ctx` may be: what can be known of them before they are read.
-fn check_input_files(dir: &ExchangeDir, ctx: &Context, count: usize) -> Result<()> {
-    let max = ctx.max_serialized_len(ObjectKind::Ciphertext)?;
-    for i in 0..count {
-        let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
-        let len = std::fs::metadata(&path)
-            .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display())))?
-            .len();
-        if len > max {
-            return Err(Error::BadRequest(format!(
-                "{}: {len} bytes, more than a ciphertext of this context may take ({max})",
-                path.display()
-            )));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

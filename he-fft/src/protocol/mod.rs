@@ -5,7 +5,10 @@
 //!
 //! A network server speaks the same protocol: the request line, the same blobs (context,
 //! public key, Galois or master keys, input ciphertexts in, output ciphertexts out), each
-//! bounded by its kind under the request's context.
+//! bounded by its kind under the request's context, framed as one body per key set or
+//! list of ciphertexts ([`KeySetParts`] and [`read_key_set`], [`ciphertexts_reader`] and
+//! [`read_ciphertexts`]). A server loads a key set
+//! once ([`ServerKeys`]) and serves inputs with it as often as asked.
 //!
 //! ```
 //! use ark_bn254::Fr;
@@ -31,11 +34,19 @@ mod exchange_dir;
 mod file_server;
 mod owner;
 mod request;
+mod server_keys;
+mod wire;
 
 pub use exchange_dir::{
     ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, PUBLIC_KEY_FILE,
     REQUEST_FILE, SECRET_KEY_FILE,
 };
 pub use file_server::{serve_directory, ServePolicy, ServerReport};
+pub use server_keys::{ServeRun, ServerKeys};
+pub use wire::{
+    ciphertexts_len, ciphertexts_reader, key_set_request, max_ciphertexts_len, max_key_set_len,
+    read_ciphertexts, read_ciphertexts_into, read_key_set, KeySetParts, PiecesReader,
+    CIPHERTEXTS_MAGIC, KEY_SET_MAGIC, KEY_SET_PREFIX_MAX,
+};
 pub use owner::{OwnerJob, OwnerKeys, OwnerReport};
 pub use request::{Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};

@@ -1,0 +1,548 @@
+//! The HTTP routes (docs/server.md lists them with their bodies and status codes).
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ark_bn254::Fr;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use he_fft::protocol::{
+    key_set_request, max_ciphertexts_len, max_key_set_len, read_ciphertexts_into,
+    read_key_set, ExchangeDir, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
+};
+use he_fft::DiagonalCache;
+use helib_rs::Ctxt;
+use serde::Serialize;
+
+use crate::body::{receive, Limit};
+use crate::error::ApiError;
+use crate::scheduler::{working_memory, Scheduler, Ticket};
+use crate::store::{now, random_id, JobRow, JobState, KeySetRow, Store};
+use crate::tenants::Tenants;
+
+/// What the routes share.
+pub struct AppState {
+    /// Durable state.
+    pub store: Arc<Store>,
+    /// Who may call.
+    pub tenants: Tenants,
+    /// The queue and workers.
+    pub scheduler: Arc<Scheduler>,
+    /// What requests the server takes (toy rings only when allowed).
+    pub policy: ServePolicy,
+    /// How long a body may pause before it is dropped.
+    pub idle_timeout: Duration,
+}
+
+type Shared = Arc<AppState>;
+
+/// The server's routes on `state`.
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/v1/health", get(health))
+        .route("/v1/key-sets", get(list_key_sets))
+        .route(
+            "/v1/key-sets/{id}",
+            put(put_key_set).get(get_key_set).head(head_key_set),
+        )
+        .route("/v1/key-sets/{id}/jobs", post(post_job))
+        .route("/v1/jobs", get(list_jobs))
+        .route("/v1/jobs/{id}", get(get_job).delete(delete_job))
+        .route("/v1/jobs/{id}/result", get(get_result))
+        // Bodies are limited by what their key set's context allows (crate::body), not by a
+        // fixed size.
+        .layer(DefaultBodyLimit::disable())
+        .with_state(state)
+}
+
+/// The caller's tenant, from `Authorization: Bearer TOKEN`; `401` otherwise.
+pub struct Tenant(pub String);
+
+impl FromRequestParts<Shared> for Tenant {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Self, ApiError> {
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(ApiError::unauthorized)?;
+        state
+            .tenants
+            .authenticate(token.trim())
+            .map(|t| Tenant(t.to_string()))
+            .ok_or_else(ApiError::unauthorized)
+    }
+}
+
+async fn health(State(state): State<Shared>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "memory_budget": state.scheduler.gate().budget(),
+    }))
+}
+
+fn check_id(id: &str) -> Result<(), ApiError> {
+    if id.len() == 64 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(
+            "a key set's id is the SHA-256 of its bytes, as 64 lowercase hex digits",
+        ))
+    }
+}
+
+fn check_job_id(id: &str) -> Result<(), ApiError> {
+    if id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found("job"))
+    }
+}
+
+async fn list_key_sets(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+) -> Result<Json<Vec<KeySetRow>>, ApiError> {
+    Ok(Json(state.store.key_sets(&tenant)?))
+}
+
+async fn get_key_set(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<KeySetRow>, ApiError> {
+    check_id(&id)?;
+    state
+        .store
+        .key_set(&tenant, &id)?
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("key set"))
+}
+
+async fn head_key_set(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    check_id(&id)?;
+    match state.store.key_set(&tenant, &id)? {
+        Some(_) => Ok(StatusCode::OK),
+        None => Err(ApiError::not_found("key set")),
+    }
+}
+
+/// `PUT /v1/key-sets/{id}`: stores a key set under its SHA-256, once.
+async fn put_key_set(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    if let Some(row) = state.store.key_set(&tenant, &id)? {
+        return Ok((StatusCode::OK, Json(row)).into_response());
+    }
+    let spooled = state.store.temp_path("key-set-body");
+    let policy = state.policy;
+    let mut decide = move |prefix: &[u8]| -> Result<Option<u64>, ApiError> {
+        let Some(request) = key_set_request(prefix)? else {
+            return Ok(None);
+        };
+        policy.check(&request)?;
+        // Building the context takes milliseconds: no need to leave the runtime for it.
+        let most = tokio::task::block_in_place(|| max_key_set_len::<Fr>(&request))?;
+        Ok(Some(most))
+    };
+    let limit = Limit::FromPrefix {
+        prefix_max: KEY_SET_PREFIX_MAX,
+        decide: &mut decide,
+    };
+    let bytes = receive(body, &spooled, limit, state.idle_timeout).await?;
+    let shared = Arc::clone(&state);
+    let stored = tokio::task::spawn_blocking(move || {
+        let result = store_key_set(&shared, &tenant, &id, &spooled, bytes);
+        let _ = std::fs::remove_file(&spooled);
+        result
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("a key-set check stopped: {e}")))??;
+    let status = if stored.1 {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(stored.0)).into_response())
+}
+
+/// Splits the body into its files in a staging folder, checks every part
+/// ([`ServerKeys::open`]: context, public key, keys, derivation of master keys), then moves
+/// the folder into place and records it. Returns the row and whether it is new.
+fn store_key_set(
+    state: &AppState,
+    tenant: &str,
+    id: &str,
+    spooled: &std::path::Path,
+    bytes: u64,
+) -> Result<(KeySetRow, bool), ApiError> {
+    let staging = state.store.temp_path("key-set");
+    let result = (|| {
+        let file = std::fs::File::open(spooled)
+            .map_err(|e| ApiError::internal(format!("a received body: {e}")))?;
+        let dir = ExchangeDir::new(&staging);
+        let (request, hash) = read_key_set::<Fr>(std::io::BufReader::new(file), &dir)?;
+        if hash != id {
+            return Err(ApiError::bad_request(format!(
+                "the body's SHA-256 is {hash}, not the id {id} it was sent to"
+            )));
+        }
+        // Loading takes about the keys' size in memory again while they are parsed.
+        let loading = 2 * bytes;
+        let scheduler = &state.scheduler;
+        if !scheduler.gate().take(loading, &|| false) {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "checking this key set takes about {loading} bytes of memory, more than the \
+                     server's budget of {}",
+                    scheduler.gate().budget()
+                ),
+            ));
+        }
+        let loaded = ServerKeys::<Fr>::open(&dir, state.policy);
+        scheduler.gate().give(loading);
+        let keys = loaded?;
+        let row = KeySetRow {
+            id: id.to_string(),
+            request: request.to_string(),
+            bytes,
+            memory_bytes: keys.memory_bytes(),
+            created: now(),
+        };
+        let target = state.store.key_set_dir(tenant, id);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| ApiError::internal(format!("the key-set folder: {e}")))?;
+        }
+        let new = if target.exists() {
+            false
+        } else {
+            std::fs::rename(&staging, &target)
+                .map_err(|e| ApiError::internal(format!("moving a key set into place: {e}")))?;
+            sync_dir(target.parent());
+            true
+        };
+        let inserted = state.store.insert_key_set(tenant, &row)?;
+        // Kept loaded for its first job, if the budget has room now.
+        if inserted && scheduler.gate().try_take(row.memory_bytes) {
+            scheduler.keep_loaded(
+                (tenant.to_string(), id.to_string()),
+                Arc::new(keys),
+                row.memory_bytes,
+            );
+        }
+        tracing::info!(tenant, id, request = %request, bytes, "key set stored");
+        Ok((row, new && inserted))
+    })();
+    let _ = std::fs::remove_dir_all(&staging);
+    result
+}
+
+/// A job as its owner sees it.
+#[derive(Serialize)]
+struct JobView {
+    job: String,
+    key_set: String,
+    state: JobState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    progress: Option<Progress>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outputs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server_s: Option<f64>,
+    created: u64,
+}
+
+#[derive(Serialize)]
+struct Progress {
+    done: usize,
+    total: usize,
+}
+
+fn view(state: &AppState, row: JobRow) -> JobView {
+    let progress = (row.state == JobState::Running)
+        .then(|| state.scheduler.progress(&row.id))
+        .flatten()
+        .map(|(done, total)| Progress { done, total });
+    JobView {
+        job: row.id,
+        key_set: row.key_set,
+        state: row.state,
+        error: row.error,
+        progress,
+        outputs: row.outputs,
+        output_bytes: row.output_bytes,
+        server_s: row.server_s,
+        created: row.created,
+    }
+}
+
+/// The most characters of an `Idempotency-Key`.
+const MAX_IDEMPOTENCY_KEY: usize = 128;
+
+/// `POST /v1/key-sets/{id}/jobs`: queues the key set's transform on the body's ciphertexts.
+async fn post_job(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let row = state
+        .store
+        .key_set(&tenant, &id)?
+        .ok_or_else(|| ApiError::not_found("key set"))?;
+    let idempotency = headers
+        .get("idempotency-key")
+        .map(|v| {
+            v.to_str()
+                .ok()
+                .filter(|k| !k.is_empty() && k.len() <= MAX_IDEMPOTENCY_KEY)
+                .map(str::to_string)
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible characters"
+                    ))
+                })
+        })
+        .transpose()?;
+    if let Some(key) = &idempotency {
+        if let Some(job) = state.store.job_by_idempotency_key(&tenant, key)? {
+            return Ok((StatusCode::OK, Json(view(&state, job))).into_response());
+        }
+    }
+    state.scheduler.check_room()?;
+
+    let request: Request = row
+        .request
+        .parse()
+        .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
+    let (ctx, info) = tokio::task::block_in_place(|| {
+        let ctx = request.context::<Fr>()?;
+        let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
+        Ok::<_, he_fft::Error>((ctx, info))
+    })?;
+    let memory = working_memory(&ctx, &info);
+    let budget = state.scheduler.gate().budget();
+    if memory + row.memory_bytes > budget {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "this job needs about {} bytes of memory with its keys, more than the server's \
+                 budget of {budget}",
+                memory + row.memory_bytes
+            ),
+        ));
+    }
+    let count = info.total_input_ciphertexts();
+    let most = max_ciphertexts_len(&ctx, count)?;
+    let job = random_id();
+    let spooled = state.store.temp_path("job-body");
+    receive(body, &spooled, Limit::Bytes(most), state.idle_timeout).await?;
+
+    let shared = Arc::clone(&state);
+    let (tenant_c, id_c, job_c) = (tenant.clone(), id.clone(), job.clone());
+    let checked = tokio::task::spawn_blocking(move || {
+        let result = unpack_inputs(&shared, &tenant_c, &id_c, &job_c, &spooled, &ctx, count);
+        let _ = std::fs::remove_file(&spooled);
+        result
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("an input check stopped: {e}")))?;
+    if let Err(e) = checked {
+        let _ = std::fs::remove_dir_all(state.store.job_dir(&job));
+        return Err(e);
+    }
+    let row = JobRow {
+        id: job.clone(),
+        key_set: id.clone(),
+        state: JobState::Queued,
+        error: None,
+        created: now(),
+        outputs: None,
+        output_bytes: None,
+        server_s: None,
+        memory_bytes: memory,
+    };
+    if let Err(e) = state.store.insert_job(&tenant, &row, idempotency.as_deref()) {
+        let _ = std::fs::remove_dir_all(state.store.job_dir(&job));
+        // The same key sent twice at once: the other request's job is the one.
+        if let Some(key) = &idempotency {
+            if let Some(job) = state.store.job_by_idempotency_key(&tenant, key)? {
+                return Ok((StatusCode::OK, Json(view(&state, job))).into_response());
+            }
+        }
+        return Err(e);
+    }
+    state.scheduler.enqueue(Ticket {
+        job: job.clone(),
+        tenant: tenant.clone(),
+        key_set: id,
+        memory,
+    })?;
+    tracing::info!(tenant, job, "job queued");
+    Ok((StatusCode::ACCEPTED, Json(view(&state, row))).into_response())
+}
+
+/// Writes the body's ciphertexts into the job's folder and parses each under the key set's
+/// public key: a truncated or foreign ciphertext is refused now, not when the job runs.
+fn unpack_inputs(
+    state: &AppState,
+    tenant: &str,
+    key_set: &str,
+    job: &str,
+    spooled: &std::path::Path,
+    ctx: &helib_rs::Context,
+    count: usize,
+) -> Result<(), ApiError> {
+    let dir = ExchangeDir::new(state.store.job_dir(job));
+    let folder = dir.path(Side::Public, "");
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| ApiError::internal(format!("a job folder: {e}")))?;
+    let file = std::fs::File::open(spooled)
+        .map_err(|e| ApiError::internal(format!("a received body: {e}")))?;
+    read_ciphertexts_into(
+        std::io::BufReader::new(file),
+        ctx,
+        count,
+        &dir,
+        ExchangeDir::input_name,
+    )?;
+    let keys = ExchangeDir::new(state.store.key_set_dir(tenant, key_set));
+    let pk = keys.read_public_key(ctx, Side::Public)?;
+    for i in 0..count {
+        let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
+        let mut bytes = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map_err(|e| ApiError::internal(format!("an input file: {e}")))?;
+        Ctxt::from_bytes(&pk, &bytes).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("ciphertext {i}: {e}"),
+            )
+        })?;
+    }
+    sync_dir(Some(&folder));
+    Ok(())
+}
+
+async fn list_jobs(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+) -> Result<Json<Vec<JobView>>, ApiError> {
+    let rows = state.store.jobs(&tenant, 100)?;
+    Ok(Json(rows.into_iter().map(|r| view(&state, r)).collect()))
+}
+
+async fn get_job(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<JobView>, ApiError> {
+    check_job_id(&id)?;
+    let row = state
+        .store
+        .job(&tenant, &id)?
+        .ok_or_else(|| ApiError::not_found("job"))?;
+    Ok(Json(view(&state, row)))
+}
+
+/// `DELETE /v1/jobs/{id}`: cancels a queued or running job (`200` with its view); forgets a
+/// finished one and its outputs (`204`).
+async fn delete_job(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    check_job_id(&id)?;
+    let row = state
+        .store
+        .job(&tenant, &id)?
+        .ok_or_else(|| ApiError::not_found("job"))?;
+    if !row.state.is_final() && state.scheduler.cancel(&id)? {
+        tracing::info!(tenant, job = id, "job cancelled");
+        let row = state
+            .store
+            .job(&tenant, &id)?
+            .ok_or_else(|| ApiError::not_found("job"))?;
+        return Ok(Json(view(&state, row)).into_response());
+    }
+    state.store.delete_job(&tenant, &id)?;
+    let _ = std::fs::remove_dir_all(state.store.job_dir(&id));
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `GET /v1/jobs/{id}/result`: the outputs as a list of ciphertexts, once done.
+async fn get_result(
+    State(state): State<Shared>,
+    Tenant(tenant): Tenant,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    check_job_id(&id)?;
+    let row = state
+        .store
+        .job(&tenant, &id)?
+        .ok_or_else(|| ApiError::not_found("job"))?;
+    if row.state != JobState::Done {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the job is {:?}, not done", row.state).to_lowercase(),
+        ));
+    }
+    let dir = ExchangeDir::new(state.store.job_dir(&id));
+    let count = row.outputs.unwrap_or(0) as usize;
+    let mut outputs = Vec::with_capacity(count);
+    for i in 0..count {
+        let path: PathBuf = dir.path(Side::Public, &ExchangeDir::output_name(i));
+        outputs.push(tokio::fs::read(&path).await.map_err(|_| {
+            ApiError::new(
+                StatusCode::GONE,
+                "the job's outputs were deleted".to_string(),
+            )
+        })?);
+    }
+    let mut body = Vec::new();
+    he_fft::protocol::ciphertexts_reader(&outputs)
+        .read_to_end(&mut body)
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/octet-stream")],
+        body,
+    )
+        .into_response())
+}
+
+/// Makes a rename or new files in `dir` durable.
+fn sync_dir(dir: Option<&std::path::Path>) {
+    if let Some(dir) = dir {
+        if let Ok(f) = std::fs::File::open(dir) {
+            let _ = f.sync_all();
+        }
+    }
+}
