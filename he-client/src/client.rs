@@ -163,6 +163,17 @@ impl Client {
         json(&mut response)
     }
 
+    /// The key sets this tenant has stored (id, request, bytes, ...), oldest first.
+    pub fn key_sets(&self) -> Result<Vec<serde_json::Value>> {
+        let mut response = self.retrying(|| {
+            self.agent
+                .get(format!("{}/v1/key-sets", self.base))
+                .header("authorization", &self.auth)
+                .call()
+        })?;
+        json(&mut response)
+    }
+
     /// Stores `parts` on the server unless it already has them (it is asked first, by the
     /// key set's SHA-256), and returns the key set's id.
     pub fn upload_key_set(&self, parts: &KeySetParts<'_>) -> Result<String> {

@@ -21,7 +21,7 @@ use he_fft::DiagonalCache;
 use helib_rs::Ctxt;
 use serde::Serialize;
 
-use crate::body::{receive, Limit};
+use crate::body::{drain, receive, Limit};
 use crate::error::ApiError;
 use crate::scheduler::{working_memory, Scheduler, Ticket};
 use crate::store::{now, random_id, JobRow, JobState, KeySetRow, Store};
@@ -65,21 +65,40 @@ pub fn router(state: Shared) -> Router {
 /// The caller's tenant, from `Authorization: Bearer TOKEN`; `401` otherwise.
 pub struct Tenant(pub String);
 
+fn tenant_of(parts: &Parts, state: &AppState) -> Result<String, ApiError> {
+    let token = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(ApiError::unauthorized)?;
+    state
+        .tenants
+        .authenticate(token.trim())
+        .map(str::to_string)
+        .ok_or_else(ApiError::unauthorized)
+}
+
 impl FromRequestParts<Shared> for Tenant {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Self, ApiError> {
-        let token = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(ApiError::unauthorized)?;
-        state
-            .tenants
-            .authenticate(token.trim())
-            .map(|t| Tenant(t.to_string()))
-            .ok_or_else(ApiError::unauthorized)
+        tenant_of(parts, state).map(Tenant)
+    }
+}
+
+/// The tenant, or why not, for routes with a body: they drain the body before refusing, so
+/// that the client reads the refusal.
+pub struct Caller(pub Result<String, ApiError>);
+
+impl FromRequestParts<Shared> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Shared,
+    ) -> Result<Self, std::convert::Infallible> {
+        Ok(Caller(tenant_of(parts, state)))
     }
 }
 
@@ -144,14 +163,26 @@ async fn head_key_set(
 /// `PUT /v1/key-sets/{id}`: stores a key set under its SHA-256, once.
 async fn put_key_set(
     State(state): State<Shared>,
-    Tenant(tenant): Tenant,
+    Caller(caller): Caller,
     Path(id): Path<String>,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    if let Some(row) = state.store.key_set(&tenant, &id)? {
-        return Ok((StatusCode::OK, Json(row)).into_response());
-    }
+    let early = (|| {
+        let tenant = caller?;
+        check_id(&id)?;
+        Ok::<_, ApiError>((state.store.key_set(&tenant, &id)?, tenant))
+    })();
+    let tenant = match early {
+        Ok((None, tenant)) => tenant,
+        Ok((Some(row), _)) => {
+            drain(body, state.idle_timeout).await;
+            return Ok((StatusCode::OK, Json(row)).into_response());
+        }
+        Err(e) => {
+            drain(body, state.idle_timeout).await;
+            return Err(e);
+        }
+    };
     let spooled = state.store.temp_path("key-set-body");
     let policy = state.policy;
     let mut decide = move |prefix: &[u8]| -> Result<Option<u64>, ApiError> {
@@ -306,58 +337,29 @@ const MAX_IDEMPOTENCY_KEY: usize = 128;
 /// `POST /v1/key-sets/{id}/jobs`: queues the key set's transform on the body's ciphertexts.
 async fn post_job(
     State(state): State<Shared>,
-    Tenant(tenant): Tenant,
+    Caller(caller): Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let row = state
-        .store
-        .key_set(&tenant, &id)?
-        .ok_or_else(|| ApiError::not_found("key set"))?;
-    let idempotency = headers
-        .get("idempotency-key")
-        .map(|v| {
-            v.to_str()
-                .ok()
-                .filter(|k| !k.is_empty() && k.len() <= MAX_IDEMPOTENCY_KEY)
-                .map(str::to_string)
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible characters"
-                    ))
-                })
-        })
-        .transpose()?;
-    if let Some(key) = &idempotency {
-        if let Some(job) = state.store.job_by_idempotency_key(&tenant, key)? {
+    let admitted = admit_job(&state, caller, &id, &headers).await;
+    let (tenant, idempotency, ctx, info, memory) = match admitted {
+        Ok(Admission::New {
+            tenant,
+            idempotency,
+            ctx,
+            info,
+            memory,
+        }) => (tenant, idempotency, ctx, info, memory),
+        Ok(Admission::Existing(job)) => {
+            drain(body, state.idle_timeout).await;
             return Ok((StatusCode::OK, Json(view(&state, job))).into_response());
         }
-    }
-    state.scheduler.check_room()?;
-
-    let request: Request = row
-        .request
-        .parse()
-        .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
-    let (ctx, info) = tokio::task::block_in_place(|| {
-        let ctx = request.context::<Fr>()?;
-        let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
-        Ok::<_, he_fft::Error>((ctx, info))
-    })?;
-    let memory = working_memory(&ctx, &info);
-    let budget = state.scheduler.gate().budget();
-    if memory + row.memory_bytes > budget {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "this job needs about {} bytes of memory with its keys, more than the server's \
-                 budget of {budget}",
-                memory + row.memory_bytes
-            ),
-        ));
-    }
+        Err(e) => {
+            drain(body, state.idle_timeout).await;
+            return Err(e);
+        }
+    };
     let count = info.total_input_ciphertexts();
     let most = max_ciphertexts_len(&ctx, count)?;
     let job = random_id();
@@ -406,6 +408,84 @@ async fn post_job(
     })?;
     tracing::info!(tenant, job, "job queued");
     Ok((StatusCode::ACCEPTED, Json(view(&state, row))).into_response())
+}
+
+/// What a job submission's headers decide before its body is read.
+enum Admission {
+    /// A new job, its context and transform facts, and its working memory.
+    New {
+        tenant: String,
+        idempotency: Option<String>,
+        ctx: helib_rs::Context,
+        info: he_fft::TransformInfo,
+        memory: u64,
+    },
+    /// The job already submitted with this `Idempotency-Key`.
+    Existing(JobRow),
+}
+
+/// The checks that need no body: the caller, the key set, the idempotency key, room in the
+/// queue and in the memory budget.
+async fn admit_job(
+    state: &AppState,
+    caller: Result<String, ApiError>,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<Admission, ApiError> {
+    let tenant = caller?;
+    check_id(id)?;
+    let row = state
+        .store
+        .key_set(&tenant, id)?
+        .ok_or_else(|| ApiError::not_found("key set"))?;
+    let idempotency = headers
+        .get("idempotency-key")
+        .map(|v| {
+            v.to_str()
+                .ok()
+                .filter(|k| !k.is_empty() && k.len() <= MAX_IDEMPOTENCY_KEY)
+                .map(str::to_string)
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible characters"
+                    ))
+                })
+        })
+        .transpose()?;
+    if let Some(key) = &idempotency {
+        if let Some(job) = state.store.job_by_idempotency_key(&tenant, key)? {
+            return Ok(Admission::Existing(job));
+        }
+    }
+    state.scheduler.check_room()?;
+    let request: Request = row
+        .request
+        .parse()
+        .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
+    let (ctx, info) = tokio::task::block_in_place(|| {
+        let ctx = request.context::<Fr>()?;
+        let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
+        Ok::<_, he_fft::Error>((ctx, info))
+    })?;
+    let memory = working_memory(&ctx, &info);
+    let budget = state.scheduler.gate().budget();
+    if memory + row.memory_bytes > budget {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "this job needs about {} bytes of memory with its keys, more than the server's \
+                 budget of {budget}",
+                memory + row.memory_bytes
+            ),
+        ));
+    }
+    Ok(Admission::New {
+        tenant,
+        idempotency,
+        ctx,
+        info,
+        memory,
+    })
 }
 
 /// Writes the body's ciphertexts into the job's folder and parses each under the key set's

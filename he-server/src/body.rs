@@ -26,24 +26,45 @@ pub enum Limit<'a> {
     },
 }
 
+/// The most bytes read and dropped after a body is refused, so that a client still sending
+/// reads the refusal instead of a broken connection; past it, the connection is closed.
+pub const DRAIN_LIMIT: u64 = 64 << 20;
+
 /// Writes `body` to a new file at `path` (synced before returning) and returns its length.
 /// `413` past the limit, `408` when no bytes come for `idle`, `400` when the client stops
-/// sending midway. On error the file is removed.
+/// sending midway. On error the file is removed and the rest of the body drained.
 pub async fn receive(
-    body: Body,
+    mut body: Body,
     path: &Path,
     mut limit: Limit<'_>,
     idle: Duration,
 ) -> Result<u64, ApiError> {
-    let result = receive_into(body, path, &mut limit, idle).await;
+    let result = receive_into(&mut body, path, &mut limit, idle).await;
     if result.is_err() {
         let _ = tokio::fs::remove_file(path).await;
+        drain(body, idle).await;
     }
     result
 }
 
+/// Reads and drops what is left of a refused body, up to [`DRAIN_LIMIT`] bytes and while
+/// bytes keep coming within `idle`.
+pub async fn drain(mut body: Body, idle: Duration) {
+    let mut dropped = 0u64;
+    while dropped <= DRAIN_LIMIT {
+        match tokio::time::timeout(idle, body.frame()).await {
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    dropped += data.len() as u64;
+                }
+            }
+            _ => return,
+        }
+    }
+}
+
 async fn receive_into(
-    mut body: Body,
+    body: &mut Body,
     path: &Path,
     limit: &mut Limit<'_>,
     idle: Duration,

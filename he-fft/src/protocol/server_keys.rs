@@ -66,6 +66,12 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
 
         let keys = Instant::now();
         let (gk, masters, derive_time) = read_keys(dir, &ctx, &request, transform.as_ref())?;
+        if gk.as_ref().is_some_and(|gk| !gk.matches(&pk)) {
+            return Err(Error::Mismatch(
+                "the Galois (or master) keys come from another secret key than the public key"
+                    .into(),
+            ));
+        }
         Ok(ServerKeys {
             request,
             ctx,

@@ -305,6 +305,15 @@ pub fn read_ciphertexts_into(
         copy_to_file(&mut r, len, &dir.path(Side::Public, &name(i)), &what)?;
         total += len;
     }
+    let mut extra = [0u8];
+    if r.read(&mut extra)
+        .map_err(|e| read_error("the ciphertexts", e))?
+        != 0
+    {
+        return Err(Error::BadRequest(format!(
+            "bytes follow the last of the {count} ciphertexts"
+        )));
+    }
     Ok(total)
 }
 
@@ -513,6 +522,8 @@ mod tests {
             fs::read(dir.path(Side::Public, "input-1.ct")).unwrap(),
             vec![7u8; 1000]
         );
+        let longer = [&body[..], b"x"].concat();
+        assert!(read_ciphertexts_into(&longer[..], &ctx, 3, &dir, ExchangeDir::input_name).is_err());
         match read_ciphertexts_into(&body[..], &ctx, 4, &dir, ExchangeDir::input_name) {
             Err(Error::WrongLength { expected, got, .. }) => assert_eq!((expected, got), (4, 3)),
             other => panic!("{other:?}"),

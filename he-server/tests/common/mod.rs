@@ -8,7 +8,8 @@ use std::process::{Child, Command, Stdio};
 
 use ark_bn254::Fr;
 use he_client::Client;
-use he_fft::protocol::{KeySetParts, Request};
+use he_fft::protocol::{Job, KeySetParts, Request, TOY_RING_DEGREE};
+use he_fft::{Direction, Route};
 use he_fft::{DiagonalCache, EncryptedTransform};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
@@ -92,9 +93,19 @@ pub struct Owner {
 
 impl Owner {
     pub fn fft(n: usize) -> Owner {
+        // The toy ring's rows hold 1024 values: past them, the four steps.
+        let route = if n > TOY_RING_DEGREE / 2 {
+            Route::FourSteps
+        } else {
+            Route::fastest_for(n)
+        };
+        let job = Job::Fft {
+            direction: Direction::Forward,
+            route,
+        };
         let request = Request {
             chains: Some(1),
-            ..Request::forward_fft(n).on_toy_ring()
+            ..Request::new(job, n).on_toy_ring()
         };
         let ctx = request.context::<Fr>().unwrap();
         let transform = request.transform::<Fr>(&ctx, DiagonalCache::Never).unwrap();

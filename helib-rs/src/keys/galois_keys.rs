@@ -335,6 +335,28 @@ impl GaloisKeys {
         self.secret_id == sk.id() && self.ctx.same_as(sk.context())
     }
 
+    /// Whether these keys and `pk` come from the same secret key: what a server, which holds
+    /// no secret key, can check of an owner's upload (keys of another key would rotate
+    /// ciphertexts into garbage).
+    ///
+    /// ```
+    /// # use ark_bn254::Fr;
+    /// # use helib_rs::{Context, GaloisKeys, GaloisSteps, PubKey, SecKey};
+    /// # fn main() -> Result<(), helib_rs::Error> {
+    /// # let ctx = Context::builder().ring_degree(2048).plaintext_field::<Fr>()
+    /// #     .ciphertext_bits(600).allow_insecure(true).build()?;
+    /// let sk = SecKey::generate(&ctx)?;
+    /// let other = SecKey::generate(&ctx)?;
+    /// let gk = GaloisKeys::generate(&sk, &GaloisSteps::new())?;
+    /// assert!(gk.matches(&PubKey::generate(&sk)?));
+    /// assert!(!gk.matches(&PubKey::generate(&other)?));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn matches(&self, pk: &crate::PubKey) -> bool {
+        self.secret_id == pk.inner.secret_id() && self.ctx.same_as(pk.context())
+    }
+
     /// Bytes of memory held by the key material (grows linearly with the number of keys).
     ///
     /// ```
