@@ -13,6 +13,10 @@
 #   make fft-mpi      the four-step FFT across NP MPI ranks (default 2; installs Open MPI):
 #                     setup, mpirun, verify (FFT_ARGS="--size 1048576", MPI_THREADS per rank)
 #   make test-mpi     the MPI tests: 1, 2 and 4 ranks, TCP, a killed rank (installs Open MPI)
+#   make serve        he-server on 127.0.0.1:8700 with a fresh token (printed, and written to
+#                     target/he-server/token); SERVE_ARGS="--allow-toy-ring --memory-budget 8G"
+#   make load-test    8 clients against a fresh server for 60 s: jobs/s, latency, errors, peak
+#                     memory against the budget (LOAD_ARGS="--clients 16 --seconds 30")
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -34,12 +38,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,31p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere.
 define install_missing
@@ -108,6 +112,24 @@ fft-mpi: mpi-deps
 
 test-mpi: mpi-deps
 	$(MPI_ENV) $(CARGO) test $(LOCKED) --release --manifest-path he-fft-mpi/Cargo.toml
+
+# The delegation server on loopback, state under target/he-server. A fresh token each start
+# (tenant "owner"), readable by this user only.
+SERVE_DIR ?= target/he-server
+SERVE_LISTEN ?= 127.0.0.1:8700
+serve: deps
+	$(CARGO) build $(LOCKED) --release -p he-server
+	@mkdir -p $(SERVE_DIR) && umask 077 && \
+	    token=$$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n') && \
+	    printf 'owner %s\n' "$$token" > $(SERVE_DIR)/tokens && \
+	    printf '%s\n' "$$token" > $(SERVE_DIR)/token && \
+	    echo "serve: tenant owner, token $$token (also in $(SERVE_DIR)/token)" && \
+	    echo "serve: try  cargo run --release --example groth16 -- --server http://$(SERVE_LISTEN) --token-file $(SERVE_DIR)/token"
+	target/release/he-server --listen $(SERVE_LISTEN) --state $(SERVE_DIR)/state --tokens $(SERVE_DIR)/tokens $(SERVE_ARGS)
+
+load-test: deps
+	$(CARGO) build $(LOCKED) --release -p he-server -p he-client --example load_test
+	target/release/examples/load_test --json $(LOAD_ARGS)
 
 run: fft
 

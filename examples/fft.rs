@@ -5,6 +5,7 @@
 //!                                      [--threads T] [--json] [--input FILE --output FILE]
 //!                                      [--cache auto|always|never] [--ring-degree R | --small]
 //!                                      [--one-stage | --two-stage | --four-step | --row-ffts]
+//!                                      [--server URL --token-file FILE]
 //! ```
 //!
 //! A data owner generates keys and encrypts; a server holding only ciphertexts and the Galois
@@ -15,6 +16,10 @@
 //! `--ring-degree R` uses ring degree R (>= 128-bit security is still required) instead of
 //! the default: 32768 for one product, 65536 for two stages (131072 for n = 65536), and with
 //! `--to-coset` 2n, from 32768 up to 65536, so the vector fits half the slots.
+//!
+//! `--server URL --token-file FILE` runs the transform on a running `he-server` (`make serve`):
+//! the keys go up once as a key set, the transform is a job on it, and the JSON adds the bytes
+//! on the wire each way, the time spent sending and receiving them, and the server's own time.
 //!
 //! `--coset` runs the transform on the coset `g H` (`g = Fr::GENERATOR`, as ark-groth16 does);
 //! `--to-coset` takes evaluations on `H` to evaluations on `g H` (`coset.fft(&h.ifft(x))`, a
@@ -44,6 +49,7 @@ use bigp_he::demo::time_seed;
 use bigp_he::job::{self, BoxError};
 use bigp_he::{median_time, peak_rss_bytes};
 use clap::{CommandFactory, Parser};
+use he_fft::protocol::{Job, KeyKind, KeySetParts, Request, Ring};
 use he_fft::{
     check, CosetChange, Direction, EncodedTransform, EncryptedTransform, Fft, FftOptions,
     PlanOptions, Route, RouteTransform, TransformPlan, TwoStageFft,
@@ -102,6 +108,13 @@ struct Args {
     /// fewer keys, the baby steps computed in rounds (see PlanOptions::baby_step_keys).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     baby_step_keys: Option<u16>,
+    /// Run the transform on the he-server at this URL (e.g. http://127.0.0.1:8700; make serve
+    /// starts one): the keys go up once as a key set, the transform is a job on it.
+    #[arg(long, requires = "token_file", conflicts_with_all = ["coset", "to_coset", "ring_degree"])]
+    server: Option<String>,
+    /// The file holding the server's token (the token alone).
+    #[arg(long, requires = "server")]
+    token_file: Option<std::path::PathBuf>,
 }
 
 impl Args {
@@ -185,8 +198,33 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         }
     };
 
+    // On a remote server, the request names everything that decides the keys and the result.
+    let remote = match (&args.server, &args.token_file) {
+        (Some(url), Some(token)) => {
+            let client = he_client::Client::with_token_file(url, token)?;
+            let request = Request {
+                ring: if args.job.small {
+                    Ring::Toy
+                } else {
+                    Ring::Secure
+                },
+                keys: if args.master_keys {
+                    KeyKind::Master
+                } else {
+                    KeyKind::Galois
+                },
+                baby_step_keys: args.baby_step_keys.map(usize::from),
+                chains: Some(rayon::current_num_threads().clamp(1, 64)),
+                ..Request::new(Job::Fft { direction, route }, n)
+            };
+            Some((client, request))
+        }
+        _ => None,
+    };
     let bits = |ring: usize| route.ciphertext_bits::<Fr>(ring, n);
-    let ctx = if args.job.small {
+    let ctx = if let Some((_, request)) = &remote {
+        request.context::<Fr>()?
+    } else if args.job.small {
         // Toy ring for quick checks: far below 128-bit security (the parameters line says so).
         Context::builder()
             .ring_degree(2048)
@@ -220,9 +258,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let t = Instant::now();
     let mut plan = PlanOptions::default();
     plan.baby_step_keys = args.baby_step_keys.map(usize::from);
-    let options = FftOptions::default()
-        .with_cache(args.cache.into())
-        .with_plan(plan);
+    let options = match &remote {
+        // The owner encrypts and decrypts only: no diagonals to encode.
+        Some((_, request)) => request.options(he_fft::DiagonalCache::Never),
+        None => FftOptions::default()
+            .with_cache(args.cache.into())
+            .with_plan(plan),
+    };
     let fft: Box<dyn EncryptedTransform<Fr>> = if args.to_coset {
         let change = CosetChange::new(&ctx, &subgroup, &coset, &options)?;
         say(one_product_line(change.plan(), change.encoded()));
@@ -260,46 +302,46 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     let key_bytes = (public_key.len() + galois_key_bytes.len()) as u64;
     let upload_bytes = key_bytes + upload.iter().map(|b| b.len() as u64).sum::<u64>();
 
-    // Server: the keys from their bytes (derived from the masters), ready before the first
-    // transform.
-    let t = Instant::now();
-    let (gk, derive) = if args.master_keys {
-        let masters = MasterKeys::from_bytes(&ctx, &galois_key_bytes)?;
-        let t = Instant::now();
-        let gk = masters.derive(&fft.galois_steps())?;
-        (gk, Some(t.elapsed()))
-    } else {
-        (GaloisKeys::from_bytes(&ctx, &galois_key_bytes)?, None)
+    // Server: here (the keys and ciphertexts from their bytes), or a remote he-server.
+    let served = match &remote {
+        Some((client, request)) => {
+            let parts = KeySetParts {
+                request: *request,
+                context: &ctx.to_bytes()?,
+                public_key: &public_key,
+                keys: &galois_key_bytes,
+            };
+            serve_remote(
+                client,
+                &parts,
+                &ctx,
+                &pk,
+                &upload,
+                fft.info().output_ciphertexts,
+            )?
+        }
+        None => serve_here(
+            fft.as_ref(),
+            &ctx,
+            args.master_keys,
+            &public_key,
+            &galois_key_bytes,
+            &upload,
+            args.job.json,
+        )?,
     };
-    let keys_ready = t.elapsed();
     let galois_key_bytes = galois_key_bytes.len() as u64;
-
-    // Server: the ciphertexts from their bytes, then the transform.
-    let server_pk = PubKey::from_bytes(&ctx, &public_key)?;
-    let ct = upload
-        .iter()
-        .map(|bytes| Ctxt::from_bytes(&server_pk, bytes))
-        .collect::<helib_rs::Result<Vec<_>>>()?;
-    let bar = job::progress_bar(fft.info().progress_total, "HE FFT", args.job.json);
-    let t = Instant::now();
-    let y = fft.apply_with(Some(&gk), &ct, &|done, _| bar.set_position(done as u64))?;
-    let he_fft = t.elapsed();
-    bar.finish_and_clear();
-    let budget = y
-        .iter()
-        .map(|c| c.noise_budget())
-        .fold(f64::INFINITY, f64::min);
-    // What goes back: each result on the fewest primes the owner's decryption needs.
-    let mut y = y;
-    let mut download_bytes = 0u64;
-    for c in &mut y {
-        c.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
-        download_bytes += c.to_bytes()?.len() as u64;
-    }
+    let (y, he_fft, keys_ready, budget, download_bytes) = (
+        &served.y,
+        served.he_fft,
+        served.keys_ready,
+        served.budget,
+        served.download_bytes,
+    );
 
     // Data owner: decryption, and the plain reference.
     let t = Instant::now();
-    let result = fft.decrypt(&sk, &y)?;
+    let result = fft.decrypt(&sk, y)?;
     let decrypt = t.elapsed();
     let (expected, plain) = median_time(|| match (args.to_coset, args.inverse) {
         (true, _) => coset.fft(&subgroup.ifft(&x)),
@@ -343,17 +385,20 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         ),
         secs(galois_keygen),
     );
-    if let Some(derive) = derive {
+    if let Some(derive) = served.derive {
         line(
-            format!("server: derive {} Galois keys:", gk.elements().len()),
+            format!("server: derive {} Galois keys:", served.derived_keys),
             secs(derive),
         );
     }
     line(
-        format!(
-            "server: keys ready ({:.0} MiB in memory):",
-            gk.size_bytes() as f64 / (1 << 20) as f64
-        ),
+        match &served.remote {
+            Some(r) => format!("server: key set {} stored and checked:", &r.key_set[..12]),
+            None => format!(
+                "server: keys ready ({:.0} MiB in memory):",
+                served.key_memory as f64 / (1 << 20) as f64
+            ),
+        },
         secs(keys_ready),
     );
     say(format!(
@@ -409,7 +454,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             "{{\"size\":{n},\"transform\":\"{transform}\",\"inverse\":{},\"ring_degree\":{},\"log2_qp\":{:.1},\"security_bits\":{:.1},\
 \"threads\":{},\"keygen_s\":{:.6},\"galois_keygen_s\":{:.6},\"encode_s\":{:.6},\"encrypt_s\":{:.6},\
 \"he_fft_s\":{:.6},\"decrypt_s\":{:.6},\"plain_fft_s\":{:.9},\"check_s\":{:.9},\"overhead\":{:.1},\"noise_budget_bits\":{:.1},\
-\"diagonals_cached\":{},\"route\":\"{route:?}\",\"master_keys\":{},\"galois_keys\":{key_count},\"derive_s\":{:.6},\"keys_ready_s\":{:.6},\"galois_key_memory_bytes\":{},\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{galois_key_bytes},\"peak_rss_bytes\":{rss},\"verified\":{verified}}}",
+\"diagonals_cached\":{},\"route\":\"{route:?}\",\"master_keys\":{},\"galois_keys\":{key_count},\"derive_s\":{:.6},\"keys_ready_s\":{:.6},\"galois_key_memory_bytes\":{},\"upload_bytes\":{upload_bytes},\"download_bytes\":{download_bytes},\"galois_key_bytes\":{galois_key_bytes},\"peak_rss_bytes\":{rss},\"verified\":{verified}{}}}",
             args.inverse,
             ctx.ring_degree(),
             ctx.log2_qp(),
@@ -427,13 +472,153 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             budget,
             fft.cache_bytes() > 0,
             args.master_keys,
-            derive.map_or(0.0, secs),
+            served.derive.map_or(0.0, secs),
             secs(keys_ready),
-            gk.size_bytes(),
+            served.key_memory,
+            served.remote.as_ref().map_or(String::new(), |r| r.json(args.server.as_deref())),
         );
     }
     std::io::stdout().flush()?;
     Ok(verified)
+}
+
+/// What the server side gave back, here or remote.
+struct Served {
+    /// The outputs, switched down for the download.
+    y: Vec<Ctxt>,
+    /// The transform here; on a remote server, the job from submission to its result.
+    he_fft: Duration,
+    /// Keys ready here; on a remote server, the key set's upload and check.
+    keys_ready: Duration,
+    /// Deriving the Galois keys from master keys, here.
+    derive: Option<Duration>,
+    /// The Galois keys derived, here.
+    derived_keys: usize,
+    /// The Galois keys' memory, here (0 remote).
+    key_memory: u64,
+    /// The least noise budget among the outputs.
+    budget: f64,
+    /// The outputs' bytes.
+    download_bytes: u64,
+    /// What a remote server reported.
+    remote: Option<Remote>,
+}
+
+/// A remote run's figures.
+struct Remote {
+    key_set: String,
+    transfer: he_client::Transfer,
+}
+
+impl Remote {
+    /// The JSON fields a remote run adds.
+    fn json(&self, url: Option<&str>) -> String {
+        let t = &self.transfer;
+        format!(
+            ",\"server_url\":\"{}\",\"key_set\":\"{}\",\"wire_upload_bytes\":{},\"wire_download_bytes\":{},\
+\"network_s\":{:.6},\"remote_server_s\":{:.6}",
+            url.unwrap_or_default(),
+            self.key_set,
+            t.upload_bytes,
+            t.download_bytes,
+            t.network.as_secs_f64(),
+            t.server.as_secs_f64()
+        )
+    }
+}
+
+/// The server's side in this process: the keys from their bytes (derived from the masters),
+/// the ciphertexts from theirs, the transform, the outputs switched down.
+fn serve_here(
+    fft: &dyn EncryptedTransform<Fr>,
+    ctx: &Context,
+    master_keys: bool,
+    public_key: &[u8],
+    key_bytes: &[u8],
+    upload: &[Vec<u8>],
+    quiet: bool,
+) -> Result<Served, BoxError> {
+    let t = Instant::now();
+    let (gk, derive) = if master_keys {
+        let masters = MasterKeys::from_bytes(ctx, key_bytes)?;
+        let t = Instant::now();
+        let gk = masters.derive(&fft.galois_steps())?;
+        (gk, Some(t.elapsed()))
+    } else {
+        (GaloisKeys::from_bytes(ctx, key_bytes)?, None)
+    };
+    let keys_ready = t.elapsed();
+    let server_pk = PubKey::from_bytes(ctx, public_key)?;
+    let ct = upload
+        .iter()
+        .map(|bytes| Ctxt::from_bytes(&server_pk, bytes))
+        .collect::<helib_rs::Result<Vec<_>>>()?;
+    let bar = job::progress_bar(fft.info().progress_total, "HE FFT", quiet);
+    let t = Instant::now();
+    let mut y = fft.apply_with(Some(&gk), &ct, &|done, _| bar.set_position(done as u64))?;
+    let he_fft = t.elapsed();
+    bar.finish_and_clear();
+    let budget = y
+        .iter()
+        .map(|c| c.noise_budget())
+        .fold(f64::INFINITY, f64::min);
+    // What goes back: each result on the fewest primes the owner's decryption needs.
+    let mut download_bytes = 0u64;
+    for c in &mut y {
+        c.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
+        download_bytes += c.to_bytes()?.len() as u64;
+    }
+    Ok(Served {
+        y,
+        he_fft,
+        keys_ready,
+        derive,
+        derived_keys: gk.elements().len(),
+        key_memory: gk.size_bytes(),
+        budget,
+        download_bytes,
+        remote: None,
+    })
+}
+
+/// The server's side on a remote he-server: the key set uploaded unless it is there, the
+/// transform as one job, its outputs parsed under the owner's public key.
+fn serve_remote(
+    client: &he_client::Client,
+    parts: &KeySetParts<'_>,
+    ctx: &Context,
+    pk: &PubKey,
+    upload: &[Vec<u8>],
+    outputs: usize,
+) -> Result<Served, BoxError> {
+    let t = Instant::now();
+    let key_set = client.upload_key_set(parts)?;
+    let keys_ready = t.elapsed();
+    let t = Instant::now();
+    let (bytes, _) = client.run(&key_set, upload, ctx, outputs)?;
+    let he_fft = t.elapsed();
+    let y = bytes
+        .iter()
+        .map(|b| Ctxt::from_bytes(pk, b))
+        .collect::<helib_rs::Result<Vec<_>>>()?;
+    let budget = y
+        .iter()
+        .map(|c| c.noise_budget())
+        .fold(f64::INFINITY, f64::min);
+    Ok(Served {
+        y,
+        he_fft,
+        keys_ready,
+        derive: None,
+        derived_keys: 0,
+        key_memory: 0,
+        budget,
+        download_bytes: bytes.iter().map(|b| b.len() as u64).sum(),
+        remote: Some(Remote {
+            key_set,
+            transfer: client.transfer(),
+        }),
+    })
 }
 
 /// `n diagonals (cached, M MiB)` or `(encoded on demand)`.

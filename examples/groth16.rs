@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example groth16 -- [--constraints N] [--threads T] [--json] [--small]
+//! cargo run --release --example groth16 -- --server URL --token-file FILE [--constraints N] [--json]
 //! cargo run --release --example groth16 -- owner DIR [--constraints N] [--small] [--seed S]
 //! cargo run --release --example groth16 -- server DIR [--small] [--json]
 //! cargo run --release --example groth16 -- verify DIR
@@ -19,6 +20,11 @@
 //! `--json` reports the real time to read them from bytes). `--small` uses an
 //! insecure toy ring (N = 2048, up to 4094 constraints) for quick checks. Exit status: 0 the
 //! proof verified, 1 it did not, 2 usage or engine error.
+//!
+//! `--server URL --token-file FILE` runs the witness map on a running `he-server` (`make serve`
+//! starts one on loopback and writes its token to `target/he-server/token`): the owner's keys
+//! go up once as a key set, each witness map is a job on it, and the JSON adds the bytes on
+//! the wire each way and the time spent sending and receiving them.
 //!
 //! The `owner`, `server` and `verify` steps do the same through files, as
 //! `examples/outsource.rs` does for an FFT: `owner` writes `DIR/public/` (context, public and
@@ -124,6 +130,12 @@ struct Args {
     cache: Cache,
     #[command(flatten)]
     shape: KeyShape,
+    /// Run the witness map on the he-server at this URL (e.g. http://127.0.0.1:8700).
+    #[arg(long, requires = "token_file", conflicts_with_all = ["client_assisted", "baby_steps", "baby_step_keys"])]
+    server: Option<String>,
+    /// The file holding the server's token (the token alone).
+    #[arg(long, requires = "server")]
+    token_file: Option<PathBuf>,
 }
 
 /// How the server-only witness map trades Galois keys against rotations.
@@ -230,14 +242,37 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         WitnessMapRoute::ServerOnly
     };
     let server_options = options(args.cache, args.shape);
-    let (session, setup) = if args.job.small {
+    let (session, setup, remote) = if let (Some(url), Some(token)) =
+        (&args.server, &args.token_file)
+    {
+        let client = he_client::Client::with_token_file(url, token)?;
+        let ring = if args.job.small {
+            he_fft::protocol::Ring::Toy
+        } else {
+            he_fft::protocol::Ring::Secure
+        };
+        let (session, r) = he_client::remote_witness_session::<Fr>(client.clone(), n, ring)?;
+        let setup = he_groth16::Setup {
+            context: r.context.clone(),
+            keygen: r.keygen_time,
+            galois_keygen: r.galois_keygen_time,
+            galois_keys: r.galois_keys,
+            galois_key_bytes: r.galois_key_bytes,
+            galois_key_memory: r.galois_key_memory,
+            public_key_bytes: r.public_key_bytes,
+            server_setup: r.upload_time,
+        };
+        (session, setup, Some((client, r)))
+    } else if args.job.small {
         let bits = match route {
             WitnessMapRoute::ServerOnly => he_fft::witness_map_ciphertext_bits::<Fr>(2048, n),
             WitnessMapRoute::ClientAssisted => {
                 he_fft::ClientAssistedWitnessMap::<Fr>::ciphertext_bits(2048)
             }
         };
-        Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &server_options)?
+        let (session, setup) =
+            Outsourcing::<Fr>::in_process_with(job::toy_context(bits)?, n, route, &server_options)?;
+        (session, setup, None)
     } else {
         let context = match route {
             WitnessMapRoute::ServerOnly => he_fft::witness_map_context::<Fr>(n)?,
@@ -245,7 +280,9 @@ fn run(args: &Args) -> Result<bool, BoxError> {
                 he_fft::ClientAssistedWitnessMap::<Fr>::secure_context(n)?
             }
         };
-        Outsourcing::<Fr>::in_process_with(context, n, route, &server_options)?
+        let (session, setup) =
+            Outsourcing::<Fr>::in_process_with(context, n, route, &server_options)?;
+        (session, setup, None)
     };
     let ctx = &setup.context;
     let route_name = session.route_name();
@@ -324,6 +361,38 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     for line in lines {
         say(line);
     }
+    // On a remote server: what went over the wire, and how the wait splits.
+    let remote_json = match &remote {
+        Some((client, r)) => {
+            let t = client.transfer();
+            say(format!(
+                "remote: key set {} ({:.1} MiB, up in {:.2} s with the server's check); \
+                 {:.1} MiB up and {:.2} MiB down in {:.3} s on the wire; the server computed \
+                 {:.3} s of the {:.3} s waited",
+                &r.key_set[..12],
+                mib(r.key_set_bytes),
+                secs(r.upload_time),
+                mib(t.upload_bytes),
+                mib(t.download_bytes),
+                secs(t.network),
+                secs(t.server),
+                secs(report.server),
+            ));
+            format!(
+                ",\"server_url\":\"{}\",\"key_set\":\"{}\",\"key_set_bytes\":{},\"key_set_upload_s\":{:.6},\
+\"wire_upload_bytes\":{},\"wire_download_bytes\":{},\"network_s\":{:.6},\"remote_server_s\":{:.6}",
+                args.server.as_deref().unwrap_or_default(),
+                r.key_set,
+                r.key_set_bytes,
+                secs(r.upload_time),
+                t.upload_bytes,
+                t.download_bytes,
+                secs(t.network),
+                secs(t.server),
+            )
+        }
+        None => String::new(),
+    };
     if args.job.json {
         println!(
             "{{\"constraints\":{},\"domain_size\":{n},\"route\":\"{route_name}\",\
@@ -331,7 +400,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 \"galois_keygen_s\":{:.6},\"galois_keys\":{},\"galois_key_bytes\":{},\"galois_key_memory_bytes\":{},\"keys_ready_s\":0.0,\"server_setup_s\":{:.6},\
 \"encrypt_s\":{:.6},\"server_s\":{:.6},\"decrypt_s\":{:.6},\"check_s\":{:.9},\"prove_rest_s\":{:.6},\
 \"plain_witness_map_s\":{:.9},\"overhead\":{:.1},\"upload_bytes\":{upload},\"download_bytes\":{},\
-\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"baby_steps\":{},\"baby_step_keys\":{},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}}}",
+\"noise_budget_bits\":{:.1},\"diagonal_cache\":\"{}\",\"baby_steps\":{},\"baby_step_keys\":{},\"peak_rss_bytes\":{rss},\"seed\":{seed},\"verified\":{verified}{remote_json}}}",
             circuit.num_constraints(),
             ctx.ring_degree(),
             ctx.log2_qp(),

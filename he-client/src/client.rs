@@ -2,7 +2,7 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use he_fft::protocol::{ciphertexts_reader, read_ciphertexts, KeySetParts};
@@ -88,18 +88,23 @@ pub struct Transfer {
     pub download_bytes: u64,
     /// Time spent sending and receiving bodies.
     pub network: Duration,
+    /// The server's computation, as it reports it, for the jobs [`Client::run`] ran.
+    pub server: Duration,
 }
 
-/// A blocking client of one server, as one tenant.
+/// A blocking client of one server, as one tenant. Clones share their connections and their
+/// [`transfer`](Self::transfer) count.
+#[derive(Clone)]
 pub struct Client {
     base: String,
     auth: String,
     agent: ureq::Agent,
     /// Attempts after the first for requests that are safe to repeat.
     pub retries: u32,
-    /// How often [`wait`](Self::wait) asks.
+    /// How long each of [`wait`](Self::wait)'s questions may wait on the server for the job
+    /// to end (whole seconds, at least one): how often a progress callback hears of it.
     pub poll: Duration,
-    transfer: Mutex<Transfer>,
+    transfer: Arc<Mutex<Transfer>>,
 }
 
 impl Client {
@@ -127,8 +132,8 @@ impl Client {
             auth: format!("Bearer {token}"),
             agent,
             retries: 5,
-            poll: Duration::from_millis(200),
-            transfer: Mutex::new(Transfer::default()),
+            poll: Duration::from_secs(1),
+            transfer: Arc::default(),
         })
     }
 
@@ -155,11 +160,8 @@ impl Client {
 
     /// `GET /v1/health`.
     pub fn health(&self) -> Result<serde_json::Value> {
-        let mut response = self.retrying(|| {
-            self.agent
-                .get(format!("{}/v1/health", self.base))
-                .call()
-        })?;
+        let mut response =
+            self.retrying(|| self.agent.get(format!("{}/v1/health", self.base)).call())?;
         json(&mut response)
     }
 
@@ -244,10 +246,19 @@ impl Client {
     }
 
     /// Asks until the job has ended, calling `seen` with each status; a failed or cancelled
-    /// job is [`ClientError::Job`].
+    /// job is [`ClientError::Job`]. Each question waits on the server for up to
+    /// [`poll`](Self::poll) (rounded up to a second) for the job to end, so the answer comes
+    /// as soon as it does.
     pub fn wait(&self, job: &str, seen: &mut dyn FnMut(&JobStatus)) -> Result<JobStatus> {
+        let hold = self.poll.as_secs().max(1);
         loop {
-            let status = self.status(job)?;
+            let mut response = self.retrying(|| {
+                self.agent
+                    .get(format!("{}/v1/jobs/{job}?wait={hold}", self.base))
+                    .header("authorization", &self.auth)
+                    .call()
+            })?;
+            let status: JobStatus = json(&mut response)?;
             seen(&status);
             match status.state.as_str() {
                 "done" => return Ok(status),
@@ -258,7 +269,7 @@ impl Client {
                         message: status.error.unwrap_or_default(),
                     })
                 }
-                _ => std::thread::sleep(self.poll),
+                _ => {}
             }
         }
     }
@@ -308,6 +319,9 @@ impl Client {
         let job = self.submit(key_set, inputs)?;
         let status = self.wait(&job.job, &mut |_| {})?;
         let outputs = self.result(&job.job, ctx, max_outputs)?;
+        if let Ok(mut t) = self.transfer.lock() {
+            t.server += Duration::from_secs_f64(status.server_s.unwrap_or(0.0).max(0.0));
+        }
         let _ = self.cancel(&job.job);
         Ok((outputs, status))
     }

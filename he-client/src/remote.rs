@@ -57,11 +57,21 @@ pub struct RemoteSetup {
     pub request: Request,
     /// The key set's id on the server.
     pub key_set: String,
-    /// Making the key pair and the Galois keys.
+    /// Making the secret, public and relinearization keys.
     pub keygen_time: Duration,
-    /// Uploading the key set (nothing if the server had it).
+    /// Making the Galois keys.
+    pub galois_keygen_time: Duration,
+    /// How many Galois keys.
+    pub galois_keys: usize,
+    /// Their bytes in the key set.
+    pub galois_key_bytes: u64,
+    /// Their bytes in memory.
+    pub galois_key_memory: u64,
+    /// The public key's bytes in the key set.
+    pub public_key_bytes: u64,
+    /// Uploading the key set and the server's check of it (nothing if the server had it).
     pub upload_time: Duration,
-    /// Bytes of the key set.
+    /// Bytes of the key set's body.
     pub key_set_bytes: u64,
 }
 
@@ -70,26 +80,33 @@ pub struct RemoteSetup {
 /// key pair and the witness map's Galois keys, uploaded as one key set, and an
 /// [`Outsourcing`] session whose server is a [`RemoteWitnessServer`].
 ///
-/// The key set's request fixes the plan's chains to this machine's thread count, so the
-/// server builds the same plan (and needs exactly these keys) whatever its own.
+/// The key set's request names the plan's chains this machine's default takes
+/// ([`he_fft::witness_map_chains`]), so the server builds the plan an in-process run would
+/// build here (and needs exactly these keys), whatever its own thread count.
 pub fn remote_witness_session<F: FftField + PrimeField>(
     client: Client,
     n: usize,
     ring: Ring,
 ) -> Result<(Outsourcing<F>, RemoteSetup), ClientError> {
-    let request = Request {
+    let unpinned = Request {
         ring,
-        chains: Some(rayon::current_num_threads().clamp(1, 64)),
         ..Request::new(Job::WitnessMap, n)
     };
-    let ctx = request.context::<F>()?;
+    let ctx = unpinned.context::<F>()?;
+    let request = Request {
+        chains: Some(he_fft::witness_map_chains(&ctx, n).clamp(1, 64)),
+        ..unpinned
+    };
     let options = request.options(DiagonalCache::Never);
     let map = request.transform::<F>(&ctx, DiagonalCache::Never)?;
     let start = Instant::now();
     let sk = SecKey::generate(&ctx)?;
     let pk = PubKey::generate(&sk)?;
-    let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
     let keygen_time = start.elapsed();
+    let start = Instant::now();
+    let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
+    let galois_keygen_time = start.elapsed();
+    let (galois_keys, galois_key_memory) = (gk.elements().len(), gk.size_bytes());
     let (context_bytes, pk_bytes, keys) = (ctx.to_bytes()?, pk.to_bytes()?, gk.to_bytes()?);
     drop(gk);
     let parts = KeySetParts {
@@ -107,6 +124,11 @@ pub fn remote_witness_session<F: FftField + PrimeField>(
         request,
         key_set: key_set.clone(),
         keygen_time,
+        galois_keygen_time,
+        galois_keys,
+        galois_key_bytes: keys.len() as u64,
+        galois_key_memory,
+        public_key_bytes: pk_bytes.len() as u64,
         upload_time,
         key_set_bytes: parts.len(),
     };

@@ -111,4 +111,4 @@ pub use transform::{
 pub use witness_map::client_assisted::ClientAssistedWitnessMap;
 pub use witness_map::four_step::FourStepWitnessMap;
 pub use witness_map::one_ciphertext::WitnessMap;
-pub use witness_map::{witness_map_for, EncryptedWitnessMap};
+pub use witness_map::{witness_map_chains, witness_map_for, EncryptedWitnessMap};

@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use he_fft::protocol::{
-    key_set_request, max_ciphertexts_len, max_key_set_len, read_ciphertexts_into,
-    read_key_set, ExchangeDir, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
+    key_set_request, max_ciphertexts_len, max_key_set_len, read_ciphertexts_into, read_key_set,
+    ExchangeDir, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
 };
 use he_fft::DiagonalCache;
 use helib_rs::Ctxt;
@@ -198,7 +198,9 @@ async fn put_key_set(
         prefix_max: KEY_SET_PREFIX_MAX,
         decide: &mut decide,
     };
+    let started = std::time::Instant::now();
     let bytes = receive(body, &spooled, limit, state.idle_timeout).await?;
+    let received_s = started.elapsed().as_secs_f64();
     let shared = Arc::clone(&state);
     let stored = tokio::task::spawn_blocking(move || {
         let result = store_key_set(&shared, &tenant, &id, &spooled, bytes);
@@ -207,6 +209,12 @@ async fn put_key_set(
     })
     .await
     .map_err(|e| ApiError::internal(format!("a key-set check stopped: {e}")))??;
+    tracing::info!(
+        received_s,
+        checked_s = started.elapsed().as_secs_f64() - received_s,
+        bytes,
+        "key set received and checked"
+    );
     let status = if stored.1 {
         StatusCode::CREATED
     } else {
@@ -390,7 +398,10 @@ async fn post_job(
         server_s: None,
         memory_bytes: memory,
     };
-    if let Err(e) = state.store.insert_job(&tenant, &row, idempotency.as_deref()) {
+    if let Err(e) = state
+        .store
+        .insert_job(&tenant, &row, idempotency.as_deref())
+    {
         let _ = std::fs::remove_dir_all(state.store.job_dir(&job));
         // The same key sent twice at once: the other request's job is the one.
         if let Some(key) = &idempotency {
@@ -458,15 +469,22 @@ async fn admit_job(
         }
     }
     state.scheduler.check_room()?;
-    let request: Request = row
-        .request
-        .parse()
-        .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
-    let (ctx, info) = tokio::task::block_in_place(|| {
-        let ctx = request.context::<Fr>()?;
-        let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
-        Ok::<_, he_fft::Error>((ctx, info))
-    })?;
+    // From the loaded key set if there is one; else built again from its request (the
+    // context and the plans: a fraction of a second at N = 65536).
+    let (ctx, info) = match state.scheduler.loaded_keys(&tenant, id) {
+        Some(keys) => (keys.context().clone(), keys.transform().info()),
+        None => {
+            let request: Request = row
+                .request
+                .parse()
+                .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
+            tokio::task::block_in_place(|| {
+                let ctx = request.context::<Fr>()?;
+                let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
+                Ok::<_, he_fft::Error>((ctx, info))
+            })?
+        }
+    };
     let memory = working_memory(&ctx, &info);
     let budget = state.scheduler.gate().budget();
     if memory + row.memory_bytes > budget {
@@ -512,8 +530,12 @@ fn unpack_inputs(
         &dir,
         ExchangeDir::input_name,
     )?;
-    let keys = ExchangeDir::new(state.store.key_set_dir(tenant, key_set));
-    let pk = keys.read_public_key(ctx, Side::Public)?;
+    // The loaded key set's public key if there is one; else read from its folder.
+    let pk = match state.scheduler.loaded_keys(tenant, key_set) {
+        Some(keys) => keys.public_key().clone(),
+        None => ExchangeDir::new(state.store.key_set_dir(tenant, key_set))
+            .read_public_key(ctx, Side::Public)?,
+    };
     for i in 0..count {
         let path = dir.path(Side::Public, &ExchangeDir::input_name(i));
         let mut bytes = Vec::new();
@@ -539,17 +561,36 @@ async fn list_jobs(
     Ok(Json(rows.into_iter().map(|r| view(&state, r)).collect()))
 }
 
+/// `?wait=S`: how long `GET /v1/jobs/{id}` may hold the answer until the job ends.
+#[derive(serde::Deserialize)]
+struct Wait {
+    wait: Option<u64>,
+}
+
+/// The longest `wait` honoured, in seconds.
+const MAX_WAIT_S: u64 = 60;
+
+/// `GET /v1/jobs/{id}[?wait=S]`: the job's view, at once, or once it has ended (or `S`
+/// seconds have passed, at most 60), so a client learns of the end without polling.
 async fn get_job(
     State(state): State<Shared>,
     Tenant(tenant): Tenant,
     Path(id): Path<String>,
+    axum::extract::Query(wait): axum::extract::Query<Wait>,
 ) -> Result<Json<JobView>, ApiError> {
     check_job_id(&id)?;
-    let row = state
-        .store
-        .job(&tenant, &id)?
-        .ok_or_else(|| ApiError::not_found("job"))?;
-    Ok(Json(view(&state, row)))
+    let deadline =
+        tokio::time::Instant::now() + Duration::from_secs(wait.wait.unwrap_or(0).min(MAX_WAIT_S));
+    loop {
+        let row = state
+            .store
+            .job(&tenant, &id)?
+            .ok_or_else(|| ApiError::not_found("job"))?;
+        if row.state.is_final() || tokio::time::Instant::now() >= deadline {
+            return Ok(Json(view(&state, row)));
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// `DELETE /v1/jobs/{id}`: cancels a queued or running job (`200` with its view); forgets a

@@ -48,7 +48,11 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         "M" | "m" => 20,
         "G" | "g" => 30,
         "T" | "t" => 40,
-        _ => return Err(format!("{s:?}: a size is bytes, or a number with K, M, G or T")),
+        _ => {
+            return Err(format!(
+                "{s:?}: a size is bytes, or a number with K, M, G or T"
+            ))
+        }
     };
     digits
         .parse::<u64>()
@@ -66,7 +70,13 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    // Jobs allocate and free gigabytes again and again: keeping freed memory for reuse spares
+    // each job the page faults of fresh memory (the budget still bounds what is admitted).
+    if let Err(e) = helib_rs::retain_freed_memory() {
+        tracing::warn!("{e}; freed memory goes back to the OS, so jobs pay its page faults");
+    }
     let config = he_server::Config {
         listen: args.listen,
         state: args.state,

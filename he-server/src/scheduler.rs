@@ -203,6 +203,14 @@ impl Scheduler {
         }
     }
 
+    /// The key set `id` of `tenant` if it is loaded now (nothing is loaded for it).
+    pub fn loaded_keys(&self, tenant: &str, id: &str) -> Option<Arc<ServerKeys<Fr>>> {
+        let loaded = self.loaded.lock().ok()?;
+        loaded
+            .get(&(tenant.to_string(), id.to_string()))
+            .map(|l| Arc::clone(&l.keys))
+    }
+
     /// Keeps `keys`, whose `memory` the caller took from the budget, loaded.
     pub fn keep_loaded(&self, name: KeyName, keys: Arc<ServerKeys<Fr>>, memory: u64) {
         let previous = self.loaded.lock().ok().and_then(|mut l| {
@@ -262,11 +270,7 @@ impl Scheduler {
 
     fn work(&self) {
         while let Some(ticket) = self.next() {
-            if self
-                .cancelled
-                .lock()
-                .is_ok_and(|c| c.contains(&ticket.job))
-            {
+            if self.cancelled.lock().is_ok_and(|c| c.contains(&ticket.job)) {
                 continue;
             }
             if let Err(e) = self.run(&ticket) {
@@ -292,11 +296,10 @@ impl Scheduler {
 
     fn run(&self, ticket: &Ticket) -> Result<(), ApiError> {
         let keys = self.keys(&ticket.tenant, &ticket.key_set)?;
-        if !self
-            .gate
-            .take(ticket.memory, &|| self.unload_one_idle())
-        {
-            return Err(ApiError::internal("the job needs more memory than the budget"));
+        if !self.gate.take(ticket.memory, &|| self.unload_one_idle()) {
+            return Err(ApiError::internal(
+                "the job needs more memory than the budget",
+            ));
         }
         let result = self.run_admitted(ticket, &keys);
         self.gate.give(ticket.memory);
@@ -323,13 +326,16 @@ impl Scheduler {
         };
         let run = keys.serve(&dir, &report)?;
         let seconds = start.elapsed().as_secs_f64();
-        if self.store.finish(
-            &ticket.job,
-            run.outputs as u64,
-            run.download_bytes,
-            seconds,
-        )? {
-            tracing::info!(job = ticket.job, seconds, bytes = run.download_bytes, "job done");
+        if self
+            .store
+            .finish(&ticket.job, run.outputs as u64, run.download_bytes, seconds)?
+        {
+            tracing::info!(
+                job = ticket.job,
+                seconds,
+                bytes = run.download_bytes,
+                "job done"
+            );
         } else {
             self.remove_outputs(&ticket.job);
         }

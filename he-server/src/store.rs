@@ -83,7 +83,10 @@ impl JobState {
 
     /// Whether the job can still change.
     pub fn is_final(self) -> bool {
-        matches!(self, JobState::Done | JobState::Failed | JobState::Cancelled)
+        matches!(
+            self,
+            JobState::Done | JobState::Failed | JobState::Cancelled
+        )
     }
 }
 
@@ -168,7 +171,10 @@ impl Store {
             [],
         )?;
         if stopped > 0 {
-            tracing::warn!(jobs = stopped, "jobs left unfinished by the last server marked failed");
+            tracing::warn!(
+                jobs = stopped,
+                "jobs left unfinished by the last server marked failed"
+            );
         }
         // Bodies half received, key sets half checked.
         let tmp = self.root.join("tmp");
@@ -234,7 +240,9 @@ impl Store {
 
     /// A fresh path under `tmp/` for a body being received or a key set being checked.
     pub fn temp_path(&self, what: &str) -> PathBuf {
-        self.root.join("tmp").join(format!("{what}-{}", random_id()))
+        self.root
+            .join("tmp")
+            .join(format!("{what}-{}", random_id()))
     }
 
     /// The key set `id` of `tenant`, if stored.

@@ -57,7 +57,10 @@ impl Tenants {
             }
             let hash = digest(token);
             if entries.iter().any(|(t, h)| t == tenant || *h == hash) {
-                return Err(format!("{}: tenant {tenant} or its token is repeated", at()));
+                return Err(format!(
+                    "{}: tenant {tenant} or its token is repeated",
+                    at()
+                ));
             }
             entries.push((tenant.to_string(), hash));
         }
@@ -108,10 +111,9 @@ mod tests {
 
     #[test]
     fn tokens_name_their_tenants_and_bad_files_are_refused() {
-        let t = Tenants::parse(
-            "# comment\n\nalice 0123456789abcdef0123\nbob   fedcba9876543210fedc\n",
-        )
-        .unwrap();
+        let t =
+            Tenants::parse("# comment\n\nalice 0123456789abcdef0123\nbob   fedcba9876543210fedc\n")
+                .unwrap();
         assert_eq!(t.len(), 2);
         assert_eq!(t.authenticate("0123456789abcdef0123"), Some("alice"));
         assert_eq!(t.authenticate("fedcba9876543210fedc"), Some("bob"));

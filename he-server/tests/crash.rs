@@ -39,7 +39,12 @@ fn twenty_kills_lose_and_corrupt_nothing() {
                 let n = owner.transform.info().len;
                 let x = values(n, 1000 + kill as u64);
                 let (out, _) = client
-                    .run(&owner.parts().id(), &owner.inputs(&x), &owner.ctx, owner.outputs())
+                    .run(
+                        &owner.parts().id(),
+                        &owner.inputs(&x),
+                        &owner.ctx,
+                        owner.outputs(),
+                    )
                     .unwrap_or_else(|e| panic!("after kill {kill}, key set {i}: {e}"));
                 let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
                 assert_eq!(owner.decrypt(&out), domain.fft(&x), "after kill {kill}");

@@ -92,7 +92,13 @@ fn tokens_are_required_and_tenants_never_see_each_other() {
         assert_eq!(status, 404, "{path}: {text}");
     }
     assert_eq!(
-        raw("DELETE", &format!("{url}/v1/jobs/{}", job.job), Some(BOB), None).0,
+        raw(
+            "DELETE",
+            &format!("{url}/v1/jobs/{}", job.job),
+            Some(BOB),
+            None
+        )
+        .0,
         404
     );
     let (status, _) = status_of(bob.submit(&id, &owner.inputs(&values(64, 4))).unwrap_err());
@@ -109,7 +115,14 @@ fn malformed_foreign_and_oversized_bodies_are_refused_with_a_reason() {
     let owner = Owner::fft(64);
     let parts = owner.parts();
     let body = body_of(&parts);
-    let put = |id: &str, body: Vec<u8>| raw("PUT", &format!("{url}/v1/key-sets/{id}"), Some(ALICE), Some(body));
+    let put = |id: &str, body: Vec<u8>| {
+        raw(
+            "PUT",
+            &format!("{url}/v1/key-sets/{id}"),
+            Some(ALICE),
+            Some(body),
+        )
+    };
 
     // Key sets: a name that is not a hash, a hash of other bytes, not a key set at all, cut
     // short, a context that is not the request's.
@@ -145,7 +158,14 @@ fn malformed_foreign_and_oversized_bodies_are_refused_with_a_reason() {
     // last, a body longer than the key set's context allows.
     let alice = server.client(ALICE);
     let id = alice.upload_key_set(&parts).unwrap();
-    let post = |body: Vec<u8>| raw("POST", &format!("{url}/v1/key-sets/{id}/jobs"), Some(ALICE), Some(body));
+    let post = |body: Vec<u8>| {
+        raw(
+            "POST",
+            &format!("{url}/v1/key-sets/{id}/jobs"),
+            Some(ALICE),
+            Some(body),
+        )
+    };
     let framed = |cts: &[Vec<u8>]| {
         let mut b = Vec::new();
         ciphertexts_reader(cts).read_to_end(&mut b).unwrap();
@@ -169,10 +189,14 @@ fn malformed_foreign_and_oversized_bodies_are_refused_with_a_reason() {
     assert!(s == 413, "{s} {m}");
     assert!(alice.key_sets().unwrap().len() == 1);
     // And the key set still serves a good job.
-    let (outputs, _) = alice.run(&id, &inputs, &owner.ctx, owner.outputs()).unwrap();
+    let (outputs, _) = alice
+        .run(&id, &inputs, &owner.ctx, owner.outputs())
+        .unwrap();
     assert_eq!(owner.decrypt(&outputs), {
         use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-        Radix2EvaluationDomain::<ark_bn254::Fr>::new(64).unwrap().fft(&values(64, 5))
+        Radix2EvaluationDomain::<ark_bn254::Fr>::new(64)
+            .unwrap()
+            .fft(&values(64, 5))
     });
 }
 
@@ -190,7 +214,10 @@ fn a_full_queue_says_when_to_retry_and_loses_nothing() {
     for _ in 0..6 {
         match alice.submit(&id, &inputs) {
             Ok(job) => accepted.push(job.job),
-            Err(ClientError::Server { status: 503, message }) => {
+            Err(ClientError::Server {
+                status: 503,
+                message,
+            }) => {
                 assert!(message.contains("queue is full"), "{message}");
                 refused += 1;
             }
@@ -201,7 +228,9 @@ fn a_full_queue_says_when_to_retry_and_loses_nothing() {
     // Every accepted job finishes with the right result.
     let expected = {
         use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-        Radix2EvaluationDomain::<ark_bn254::Fr>::new(1 << 14).unwrap().fft(&values(1 << 14, 1))
+        Radix2EvaluationDomain::<ark_bn254::Fr>::new(1 << 14)
+            .unwrap()
+            .fft(&values(1 << 14, 1))
     };
     for job in accepted {
         alice.wait(&job, &mut |_| {}).unwrap();

@@ -42,11 +42,11 @@ pub use exchange_dir::{
     REQUEST_FILE, SECRET_KEY_FILE,
 };
 pub use file_server::{serve_directory, ServePolicy, ServerReport};
+pub use owner::{OwnerJob, OwnerKeys, OwnerReport};
+pub use request::{Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};
 pub use server_keys::{ServeRun, ServerKeys};
 pub use wire::{
     ciphertexts_len, ciphertexts_reader, key_set_request, max_ciphertexts_len, max_key_set_len,
     read_ciphertexts, read_ciphertexts_into, read_key_set, KeySetParts, PiecesReader,
     CIPHERTEXTS_MAGIC, KEY_SET_MAGIC, KEY_SET_PREFIX_MAX,
 };
-pub use owner::{OwnerJob, OwnerKeys, OwnerReport};
-pub use request::{Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};

@@ -47,7 +47,7 @@ pub struct ServeRun {
 
 impl<F: FftField + PrimeField> ServerKeys<F> {
     /// Reads the request, context, public key and keys from `dir`'s `public/`, checked as
-    /// [`serve_directory`] says, and builds the transform with `policy`'s cache.
+    /// [`serve_directory`](super::serve_directory) says, and builds the transform with `policy`'s cache.
     pub fn open(dir: &ExchangeDir, policy: ServePolicy) -> Result<Self> {
         let request = dir.read_request(Side::Public)?;
         policy.check(&request)?;
@@ -96,6 +96,11 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         &self.ctx
     }
 
+    /// The owner's public key (ciphertexts are parsed under it).
+    pub fn public_key(&self) -> &PubKey {
+        &self.pk
+    }
+
     /// The transform the request names.
     pub fn transform(&self) -> &dyn EncryptedTransform<F> {
         self.transform.as_ref()
@@ -132,8 +137,7 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         let outputs = self
             .transform
             .apply_reading(self.gk.as_ref(), &read, progress)?;
-        let read_time =
-            Duration::from_nanos(reading_ns.load(std::sync::atomic::Ordering::Relaxed));
+        let read_time = Duration::from_nanos(reading_ns.load(std::sync::atomic::Ordering::Relaxed));
         let mut download_bytes = 0u64;
         let count = outputs.len();
         for (i, mut ct) in outputs.into_iter().enumerate() {

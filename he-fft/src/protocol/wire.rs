@@ -168,7 +168,9 @@ impl Read for PiecesReader<'_> {
 pub fn key_set_request(prefix: &[u8]) -> Result<Option<Request>> {
     let magic = KEY_SET_MAGIC.len().min(prefix.len());
     if prefix[..magic] != KEY_SET_MAGIC[..magic] {
-        return Err(Error::BadRequest("not a key set (its first bytes are wrong)".into()));
+        return Err(Error::BadRequest(
+            "not a key set (its first bytes are wrong)".into(),
+        ));
     }
     let rest = &prefix[magic..];
     match rest.iter().position(|&b| b == b'\n') {
@@ -228,8 +230,13 @@ pub fn read_key_set<F: FftField + PrimeField>(
     let mut prefix = Vec::with_capacity(KEY_SET_PREFIX_MAX);
     let request = loop {
         let mut byte = [0u8];
-        if r.read(&mut byte).map_err(|e| read_error("the key set", e))? == 0 {
-            return Err(Error::BadRequest("the key set ends inside its request line".into()));
+        if r.read(&mut byte)
+            .map_err(|e| read_error("the key set", e))?
+            == 0
+        {
+            return Err(Error::BadRequest(
+                "the key set ends inside its request line".into(),
+            ));
         }
         prefix.push(byte[0]);
         if let Some(request) = key_set_request(&prefix)? {
@@ -261,8 +268,13 @@ pub fn read_key_set<F: FftField + PrimeField>(
         }
     }
     let mut extra = [0u8];
-    if r.read(&mut extra).map_err(|e| read_error("the key set", e))? != 0 {
-        return Err(Error::BadRequest("bytes follow the key set's last part".into()));
+    if r.read(&mut extra)
+        .map_err(|e| read_error("the key set", e))?
+        != 0
+    {
+        return Err(Error::BadRequest(
+            "bytes follow the key set's last part".into(),
+        ));
     }
     dir.write(
         Side::Public,
@@ -523,7 +535,9 @@ mod tests {
             vec![7u8; 1000]
         );
         let longer = [&body[..], b"x"].concat();
-        assert!(read_ciphertexts_into(&longer[..], &ctx, 3, &dir, ExchangeDir::input_name).is_err());
+        assert!(
+            read_ciphertexts_into(&longer[..], &ctx, 3, &dir, ExchangeDir::input_name).is_err()
+        );
         match read_ciphertexts_into(&body[..], &ctx, 4, &dir, ExchangeDir::input_name) {
             Err(Error::WrongLength { expected, got, .. }) => assert_eq!((expected, got), (4, 3)),
             other => panic!("{other:?}"),

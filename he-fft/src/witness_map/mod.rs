@@ -74,6 +74,34 @@ pub fn witness_map_for<F: FftField + PrimeField>(
     }
 }
 
+/// The giant-step chains [`witness_map_for`] gives each product when its options leave them
+/// to it, on this thread pool: the pool shared between `a` and `b` where they run their
+/// stages side by side (one ciphertext each), the whole pool otherwise (packed, or the
+/// four-step map's components one after the other). The chains decide some of the Galois
+/// keys, so an owner who names them in a request ([`protocol::Request`](crate::protocol::Request))
+/// makes a server of any thread count build the plan, and need the keys, it would build here.
+///
+/// ```
+/// # use ark_bn254::Fr;
+/// # use he_fft::{witness_map_chains, witness_map_for, EncryptedTransform, FftOptions};
+/// let ctx = he_fft::witness_map_context::<Fr>(32768)?;
+/// let mut named = FftOptions::default();
+/// named.plan.chains = Some(witness_map_chains(&ctx, 32768));
+/// let default = witness_map_for::<Fr>(&ctx, 32768, &FftOptions::default())?;
+/// let pinned = witness_map_for::<Fr>(&ctx, 32768, &named)?;
+/// assert_eq!(default.galois_steps(), pinned.galois_steps());
+/// # Ok::<(), he_fft::Error>(())
+/// ```
+pub fn witness_map_chains(ctx: &Context, n: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let side_by_side = n <= ctx.ring_degree() / 2 && !(8..=ctx.ring_degree() / 16).contains(&n);
+    if side_by_side {
+        (threads / 2).max(1)
+    } else {
+        threads
+    }
+}
+
 impl<F: FftField + PrimeField> EncryptedWitnessMap<F> for WitnessMap<F> {
     fn route_name(&self) -> &'static str {
         if self.is_packed() {

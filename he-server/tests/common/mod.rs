@@ -9,8 +9,8 @@ use std::process::{Child, Command, Stdio};
 use ark_bn254::Fr;
 use he_client::Client;
 use he_fft::protocol::{Job, KeySetParts, Request, TOY_RING_DEGREE};
-use he_fft::{Direction, Route};
 use he_fft::{DiagonalCache, EncryptedTransform};
+use he_fft::{Direction, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
 
 pub const ALICE: &str = "alice-token-0123456789abcdef";
@@ -31,7 +31,13 @@ impl Server {
             std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
         }
         let mut child = Command::new(env!("CARGO_BIN_EXE_he-server"))
-            .args(["--listen", "127.0.0.1:0", "--allow-toy-ring", "--memory-budget", "4G"])
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--allow-toy-ring",
+                "--memory-budget",
+                "4G",
+            ])
             .arg("--state")
             .arg(dir.join("state"))
             .arg("--tokens")
