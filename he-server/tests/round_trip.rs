@@ -6,13 +6,15 @@ mod common;
 use std::sync::Arc;
 
 use ark_bn254::{Bn254, Fr};
+use ark_ff::FftField;
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use common::{values, Owner, Server, ALICE};
 use he_client::remote_witness_session;
-use he_fft::protocol::Ring;
+use he_fft::protocol::{Domain, Job, KeyKind, Request, Ring};
+use he_fft::{Direction, Route};
 use he_groth16::{CubicChain, EncryptedReduction};
 
 #[test]
@@ -43,6 +45,57 @@ fn an_fft_round_trip_equals_ark_and_the_key_set_is_stored_once() {
     }
 }
 
+/// Every job the server runs other than the witness map: each FFT route both ways, on the
+/// subgroup and the coset, with Galois or master keys, and the coset change.
+#[test]
+fn every_route_round_trips_against_ark() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &[]);
+    let client = server.client(ALICE);
+    let fft = |direction, route, n, domain, keys| Request {
+        domain,
+        keys,
+        chains: Some(1),
+        ..Request::new(Job::Fft { direction, route }, n).on_toy_ring()
+    };
+    let (fwd, inv) = (Direction::Forward, Direction::Inverse);
+    let (h, gh) = (Domain::Subgroup, Domain::Coset);
+    let (galois, master) = (KeyKind::Galois, KeyKind::Master);
+    let cases = [
+        fft(inv, Route::OneProduct, 128, h, master),
+        fft(fwd, Route::TwoStages, 1024, gh, galois),
+        fft(inv, Route::FourSteps, 4096, gh, galois),
+        fft(inv, Route::RowFfts, 4096, h, galois),
+        Request {
+            chains: Some(1),
+            ..Request::new(Job::CosetChange, 256).on_toy_ring()
+        },
+    ];
+    for request in cases {
+        let owner = Owner::for_request(request);
+        let n = request.size;
+        let id = client.upload_key_set(&owner.parts()).unwrap();
+        let x = values(n, n as u64);
+        let (out, _) = client
+            .run(&id, &owner.inputs(&x), &owner.ctx, owner.outputs())
+            .unwrap();
+        let sub = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let coset = sub.get_coset(Fr::GENERATOR).unwrap();
+        let expected = match (request.job, request.domain) {
+            (Job::CosetChange, _) => coset.fft(&sub.ifft(&x)),
+            (Job::Fft { direction, .. }, domain) => {
+                let d = if domain == Domain::Coset { coset } else { sub };
+                match direction {
+                    Direction::Forward => d.fft(&x),
+                    Direction::Inverse => d.ifft(&x),
+                }
+            }
+            (Job::WitnessMap, _) => unreachable!(),
+        };
+        assert_eq!(owner.decrypt(&out), expected, "{request}");
+    }
+}
+
 #[test]
 fn a_groth16_proof_with_the_witness_map_on_the_server_verifies() {
     let tmp = tempfile::tempdir().unwrap();
@@ -65,4 +118,32 @@ fn a_groth16_proof_with_the_witness_map_on_the_server_verifies() {
     let report = session.report();
     assert_eq!(report.calls, 2);
     assert!(report.download_bytes > 0);
+}
+
+/// Several clients of two tenants at once, on two workers: every result right.
+#[test]
+fn clients_at_once_each_get_their_own_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &["--workers", "2"]);
+    let threads: Vec<_> = (0..4)
+        .map(|c| {
+            let client = server.client(if c % 2 == 0 { ALICE } else { common::BOB });
+            std::thread::spawn(move || {
+                let n = 256 << (c % 2);
+                let owner = Owner::fft(n);
+                let id = client.upload_key_set(&owner.parts()).unwrap();
+                let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+                for round in 0..3 {
+                    let x = values(n, 10 * c as u64 + round);
+                    let (out, _) = client
+                        .run(&id, &owner.inputs(&x), &owner.ctx, owner.outputs())
+                        .unwrap();
+                    assert_eq!(owner.decrypt(&out), domain.fft(&x), "client {c}");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
 }

@@ -218,6 +218,21 @@ impl Transform {
     /// (within the default budget) instead of once per row map. The FFT's and the owner's
     /// encode when needed.
     fn new(ctx: &Context, request: &Request, computing: bool) -> he_fft::Result<Self> {
+        // The ranks share out the four-step FFT (its first step on the server) and the
+        // four-step witness map: any other request is refused, not run as another.
+        let four_steps = matches!(
+            request.job,
+            Job::Fft {
+                route: he_fft::Route::FourSteps,
+                ..
+            } | Job::WitnessMap
+        );
+        if !four_steps || request.domain != he_fft::protocol::Domain::Subgroup {
+            return Err(he_fft::Error::BadRequest(format!(
+                "fft-mpi runs the four-step FFT on the subgroup and the four-step witness map, \
+                 not {request}"
+            )));
+        }
         let cache = match request.job {
             Job::WitnessMap if computing => DiagonalCache::default(),
             _ => DiagonalCache::Never,
@@ -235,6 +250,11 @@ impl Transform {
                 direction,
                 &options,
             )?)),
+            Job::CosetChange => {
+                return Err(he_fft::Error::Internal(
+                    "a coset change passed the route check".into(),
+                ))
+            }
         })
     }
 

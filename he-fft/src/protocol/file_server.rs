@@ -44,7 +44,9 @@ impl ServePolicy {
     pub fn check(&self, request: &Request) -> Result<()> {
         let refuse = |why: String| Err(Error::InvalidArgument(format!("{why} ({request})")));
         match request.job {
-            Job::Fft { .. } if !self.serve_fft => return refuse("this server runs no FFTs".into()),
+            Job::Fft { .. } | Job::CosetChange if !self.serve_fft => {
+                return refuse("this server runs no FFTs".into())
+            }
             Job::WitnessMap if !self.serve_witness_map => {
                 return refuse("this server runs no witness maps".into())
             }

@@ -43,7 +43,7 @@ pub use exchange_dir::{
 };
 pub use file_server::{serve_directory, ServePolicy, ServerReport};
 pub use owner::{OwnerJob, OwnerKeys, OwnerReport};
-pub use request::{Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};
+pub use request::{Domain, Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};
 pub use server_keys::{ServeRun, ServerKeys};
 pub use wire::{
     ciphertexts_len, ciphertexts_reader, key_set_request, max_ciphertexts_len, max_key_set_len,

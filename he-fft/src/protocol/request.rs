@@ -5,13 +5,14 @@ use std::fmt;
 use std::str::FromStr;
 
 use ark_ff::{FftField, PrimeField};
+use ark_poly::EvaluationDomain;
 use helib_rs::Context;
 
 use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::{
-    witness_map_ciphertext_bits, witness_map_context, witness_map_for, DiagonalCache, Direction,
-    EncryptedTransform, Fft, FftOptions, PlanOptions, Route, MAX_FFT_SIZE,
+    witness_map_ciphertext_bits, witness_map_context, witness_map_for, CosetChange, DiagonalCache,
+    Direction, EncryptedTransform, Fft, FftOptions, PlanOptions, Route, MAX_FFT_SIZE,
 };
 
 /// The ring degree of [`Ring::Toy`].
@@ -40,6 +41,21 @@ pub enum Job {
     /// Groth16's witness map on the subgroup of the request's size (the server-only route
     /// [`witness_map_for`] picks): `a`'s ciphertexts, then `b`'s, in; `h` out.
     WitnessMap,
+    /// Evaluations on the subgroup `H` to evaluations on its coset `g H` (`g` the field's
+    /// generator, as ark-groth16 takes it): [`CosetChange`], one product with a circulant
+    /// matrix, sizes up to 32768.
+    CosetChange,
+}
+
+/// Where an FFT job's evaluations are: the subgroup `H` of the request's size, or its coset
+/// `g H` with `g` the field's generator (`FftField::GENERATOR`, ark-groth16's coset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Domain {
+    /// `H`.
+    #[default]
+    Subgroup,
+    /// `g H`.
+    Coset,
 }
 
 /// The ring a request runs on.
@@ -92,6 +108,8 @@ pub struct Request {
     pub ring: Ring,
     /// Galois keys or master keys.
     pub keys: KeyKind,
+    /// The subgroup or its coset (FFT jobs).
+    pub domain: Domain,
     /// Baby steps per product (a power of two), or the plan's choice.
     pub baby_steps: Option<usize>,
     /// Galois keys per stage's baby steps (1 to 1024), or one per thread.
@@ -109,6 +127,7 @@ impl Request {
             size,
             ring: Ring::Secure,
             keys: KeyKind::Galois,
+            domain: Domain::Subgroup,
             baby_steps: None,
             baby_step_keys: None,
             chains: None,
@@ -163,6 +182,9 @@ impl Request {
                         route.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
                     }
                     Job::WitnessMap => witness_map_ciphertext_bits::<F>(TOY_RING_DEGREE, self.size),
+                    Job::CosetChange => {
+                        Route::OneProduct.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
+                    }
                 };
                 Ok(Context::builder()
                     .ring_degree(TOY_RING_DEGREE as u64)
@@ -177,6 +199,7 @@ impl Request {
             }
             (Ring::Secure, Job::Fft { route, .. }) => route.context::<F>(self.size),
             (Ring::Secure, Job::WitnessMap) => witness_map_context::<F>(self.size),
+            (Ring::Secure, Job::CosetChange) => CosetChange::<F>::secure_context(self.size),
         }
     }
 
@@ -188,15 +211,21 @@ impl Request {
     ) -> Result<Box<dyn EncryptedTransform<F>>> {
         self.check()?;
         let options = self.options(cache);
+        let h = subgroup::<F>(self.size)?;
+        let coset = || {
+            h.get_coset(F::GENERATOR)
+                .ok_or_else(|| Error::Internal("the field's generator has no inverse".into()))
+        };
         Ok(match self.job {
-            Job::Fft { direction, route } => Box::new(Fft::new(
-                route,
-                ctx,
-                &subgroup::<F>(self.size)?,
-                direction,
-                &options,
-            )?),
+            Job::Fft { direction, route } => {
+                let domain = match self.domain {
+                    Domain::Subgroup => h,
+                    Domain::Coset => coset()?,
+                };
+                Box::new(Fft::new(route, ctx, &domain, direction, &options)?)
+            }
             Job::WitnessMap => witness_map_for::<F>(ctx, self.size, &options)?,
+            Job::CosetChange => Box::new(CosetChange::new(ctx, &h, &coset()?, &options)?),
         })
     }
 
@@ -209,10 +238,12 @@ impl Request {
                 self.size
             ));
         }
-        if self.job == Job::WitnessMap && self.keys == KeyKind::Master {
-            return bad(
-                "master keys serve FFT jobs only; ship the witness map's Galois keys".into(),
-            );
+        let fft = matches!(self.job, Job::Fft { .. });
+        if !fft && self.keys == KeyKind::Master {
+            return bad("master keys serve FFT jobs only; ship the transform's Galois keys".into());
+        }
+        if !fft && self.domain == Domain::Coset {
+            return bad("only an FFT job takes domain=coset".into());
         }
         if let Some(b) = self.baby_steps {
             if !b.is_power_of_two() || b > MAX_BABY_STEPS {
@@ -248,6 +279,10 @@ impl fmt::Display for Request {
                 write!(f, "job=fft direction={direction} route={route}")?
             }
             Job::WitnessMap => write!(f, "job=witness-map")?,
+            Job::CosetChange => write!(f, "job=coset-change")?,
+        }
+        if self.domain == Domain::Coset {
+            write!(f, " domain=coset")?;
         }
         write!(f, " size={}", self.size)?;
         if self.ring == Ring::Toy {
@@ -312,6 +347,7 @@ impl FromStr for Request {
                 Job::Fft { direction, route }
             }
             Some("witness-map") => Job::WitnessMap,
+            Some("coset-change") => Job::CosetChange,
             Some(other) => return Err(bad(format!("unknown job {other:?}"))),
             None => return Err(bad("no job=".into())),
         };
@@ -322,6 +358,7 @@ impl FromStr for Request {
             "size",
             "ring",
             "keys",
+            "domain",
             "baby-steps",
             "baby-step-keys",
             "chains",
@@ -329,8 +366,9 @@ impl FromStr for Request {
         if let Some((key, _)) = fields.iter().find(|(k, _)| !known.contains(k)) {
             return Err(bad(format!("unknown field {key:?}")));
         }
-        if job == Job::WitnessMap && (get("direction").is_some() || get("route").is_some()) {
-            return Err(bad("a witness map has no direction or route".into()));
+        if !matches!(job, Job::Fft { .. }) && (get("direction").is_some() || get("route").is_some())
+        {
+            return Err(bad("only an FFT job has a direction and a route".into()));
         }
         let request = Request {
             job,
@@ -344,6 +382,11 @@ impl FromStr for Request {
                 Some("galois") | None => KeyKind::Galois,
                 Some("master") => KeyKind::Master,
                 Some(other) => return Err(bad(format!("unknown keys {other:?}"))),
+            },
+            domain: match get("domain") {
+                Some("subgroup") | None => Domain::Subgroup,
+                Some("coset") => Domain::Coset,
+                Some(other) => return Err(bad(format!("unknown domain {other:?}"))),
             },
             baby_steps: number("baby-steps")?,
             baby_step_keys: number("baby-step-keys")?,
@@ -382,6 +425,27 @@ mod tests {
         let w = Request::new(Job::WitnessMap, 1024);
         assert_eq!(w.to_string(), "job=witness-map size=1024");
         assert_eq!(w.to_string().parse::<Request>().unwrap(), w);
+        let c = Request {
+            domain: Domain::Coset,
+            ..Request::forward_fft(4096)
+        };
+        assert_eq!(
+            c.to_string(),
+            "job=fft direction=forward route=two-stages domain=coset size=4096"
+        );
+        assert_eq!(c.to_string().parse::<Request>().unwrap(), c);
+        let change = Request::new(Job::CosetChange, 256);
+        assert_eq!(change.to_string(), "job=coset-change size=256");
+        assert_eq!(change.to_string().parse::<Request>().unwrap(), change);
+        for bad in [
+            "job=coset-change size=256 domain=coset",
+            "job=coset-change size=256 route=one-product",
+            "job=witness-map size=256 domain=coset",
+            "job=fft size=256 domain=nearby",
+            "job=coset-change size=256 keys=master",
+        ] {
+            assert!(bad.parse::<Request>().is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -397,7 +461,7 @@ mod tests {
             ("job=witness-map size=4096 keys=master", "master keys"),
             (
                 "job=witness-map size=4096 route=one-product",
-                "no direction or route",
+                "only an FFT job has a direction",
             ),
             ("job=fft size=4096 baby-steps=3", "baby-steps"),
             ("job=fft size=4096 baby-step-keys=0", "baby-step-keys"),

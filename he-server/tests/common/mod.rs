@@ -8,10 +8,10 @@ use std::process::{Child, Command, Stdio};
 
 use ark_bn254::Fr;
 use he_client::Client;
-use he_fft::protocol::{Job, KeySetParts, Request, TOY_RING_DEGREE};
+use he_fft::protocol::{Job, KeyKind, KeySetParts, Request, TOY_RING_DEGREE};
 use he_fft::{DiagonalCache, EncryptedTransform};
 use he_fft::{Direction, Route};
-use helib_rs::{Context, Ctxt, GaloisKeys, PubKey, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
 pub const ALICE: &str = "alice-token-0123456789abcdef";
 pub const BOB: &str = "bob-token-fedcba9876543210fe";
@@ -109,18 +109,25 @@ impl Owner {
             direction: Direction::Forward,
             route,
         };
-        let request = Request {
+        Owner::for_request(Request {
             chains: Some(1),
             ..Request::new(job, n).on_toy_ring()
-        };
+        })
+    }
+
+    /// Fresh keys for `request` (Galois or master keys, as it says).
+    pub fn for_request(request: Request) -> Owner {
         let ctx = request.context::<Fr>().unwrap();
         let transform = request.transform::<Fr>(&ctx, DiagonalCache::Never).unwrap();
         let sk = SecKey::generate(&ctx).unwrap();
         let pk = PubKey::generate(&sk).unwrap();
-        let keys = GaloisKeys::generate(&sk, &transform.galois_steps())
-            .unwrap()
-            .to_bytes()
-            .unwrap();
+        let keys = match request.keys {
+            KeyKind::Galois => GaloisKeys::generate(&sk, &transform.galois_steps())
+                .unwrap()
+                .to_bytes()
+                .unwrap(),
+            KeyKind::Master => MasterKeys::generate(&sk).unwrap().to_bytes().unwrap(),
+        };
         Owner {
             request,
             context_bytes: ctx.to_bytes().unwrap(),
