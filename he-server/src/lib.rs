@@ -68,7 +68,8 @@ pub struct Config {
     pub workers: usize,
     /// Serve requests on the insecure toy ring (tests and demonstrations only).
     pub allow_toy_ring: bool,
-    /// How long a request body may pause before it is dropped.
+    /// How long a connection may wait before sending a request's headers, and a request's
+    /// body may pause, before it is closed.
     pub idle_timeout: Duration,
 }
 
@@ -103,7 +104,8 @@ pub fn default_memory_budget() -> u64 {
 }
 
 /// Runs the server until Ctrl-C or SIGTERM: binds `config.listen`, prints
-/// `he-server listening on ADDR` on standard output (the address actually bound), and serves.
+/// `he-server listening on ADDR` on standard output (the address actually bound), and serves;
+/// connections idle for `config.idle_timeout` are closed.
 pub async fn serve(config: Config) -> Result<(), StartError> {
     let tenants = Tenants::from_file(&config.tokens)?;
     let store = Arc::new(Store::open(&config.state)?);
@@ -139,14 +141,53 @@ pub async fn serve(config: Config) -> Result<(), StartError> {
     })?;
     tracing::info!(%addr, budget = config.memory_budget, "listening");
     println!("he-server listening on {addr}");
-    let served = axum::serve(listener, api::router(state))
-        .with_graceful_shutdown(shutdown())
-        .await;
+    accept(listener, api::router(state), config.idle_timeout).await;
     scheduler.stop();
-    served.map_err(|e| StartError::Listen {
-        addr: addr.to_string(),
-        message: e.to_string(),
-    })
+    Ok(())
+}
+
+/// Serves connections until Ctrl-C or SIGTERM, then lets the open ones finish their requests
+/// (for at most a minute). A connection that sends no request headers within `idle` (a new
+/// one, or a kept-alive one between requests) is closed: axum's own `serve` sets no timer
+/// and would keep it forever.
+async fn accept(listener: tokio::net::TcpListener, router: axum::Router, idle: Duration) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let stop = shutdown();
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        // Out of descriptors, say: wait a little rather than spin.
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                let service = hyper_util::service::TowerToHyperService::new(router.clone());
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(idle)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let connection = graceful.watch(connection);
+                tokio::spawn(async move {
+                    if let Err(e) = connection.await {
+                        tracing::debug!(error = %e, "connection closed");
+                    }
+                });
+            }
+            () = &mut stop => break,
+        }
+    }
+    drop(listener);
+    if tokio::time::timeout(Duration::from_secs(60), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after a minute; stopping anyway");
+    }
 }
 
 async fn shutdown() {

@@ -238,3 +238,46 @@ fn a_full_queue_says_when_to_retry_and_loses_nothing() {
         assert_eq!(owner.decrypt(&outputs), expected);
     }
 }
+
+/// A connection that sends nothing, or stops halfway through a body, is closed after the
+/// idle timeout, and the server goes on serving.
+#[test]
+fn idle_connections_and_stalled_bodies_are_dropped() {
+    use std::io::{Read as _, Write as _};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &["--idle-timeout", "1"]);
+    let addr = server.url.trim_start_matches("http://").to_string();
+
+    let mut silent = TcpStream::connect(&addr).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 64];
+    let n = silent.read(&mut buf).unwrap_or(0);
+    assert_eq!(n, 0, "the server answered a silent connection");
+    let waited = start.elapsed();
+    assert!(waited < Duration::from_secs(5), "closed after {waited:?}");
+
+    // A body that stalls: 408, not a thread held forever.
+    let owner = Owner::fft(64);
+    let mut stalled = TcpStream::connect(&addr).unwrap();
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stalled,
+        "PUT /v1/key-sets/{} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ALICE}\r\n\
+         Content-Length: 100000\r\n\r\nhe-key-set 1\n",
+        owner.parts().id()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stalled.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    assert_eq!(server.client(ALICE).health().unwrap()["status"], "ok");
+}
