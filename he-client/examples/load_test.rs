@@ -142,15 +142,32 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             .unwrap_or(0.0)
     };
     let jobs = l.len();
+    let ok = errors.is_empty() && peak <= budget && jobs > 0;
+    let report = serde_json::json!({
+        "clients": args.clients,
+        "seconds": elapsed,
+        "jobs": jobs,
+        "jobs_per_s": jobs as f64 / elapsed,
+        "latency_p50_s": pct(0.5),
+        "latency_p90_s": pct(0.9),
+        "latency_p99_s": pct(0.99),
+        "latency_max_s": l.last().copied().unwrap_or(0.0),
+        "errors": errors.len(),
+        "server_peak_rss_bytes": peak,
+        "memory_budget_bytes": budget,
+        "ok": ok,
+    });
+    let r = |key: &str| report[key].as_f64().unwrap_or(0.0);
     println!(
-        "{jobs} jobs in {elapsed:.1} s from {} clients: {:.2} jobs/s; latency p50 {:.3} s, p90 {:.3} s, \
-         p99 {:.3} s, max {:.3} s; {} errors; server peak {:.0} MiB of a {:.0} MiB budget",
+        "{jobs} jobs in {elapsed:.1} s from {} clients: {:.2} jobs/s; latency p50 {:.3} s, \
+         p90 {:.3} s, p99 {:.3} s, max {:.3} s; {} errors; server peak {:.0} MiB of a {:.0} \
+         MiB budget",
         args.clients,
-        jobs as f64 / elapsed,
-        pct(0.5),
-        pct(0.9),
-        pct(0.99),
-        l.last().copied().unwrap_or(0.0),
+        r("jobs_per_s"),
+        r("latency_p50_s"),
+        r("latency_p90_s"),
+        r("latency_p99_s"),
+        r("latency_max_s"),
         errors.len(),
         peak as f64 / 1048576.0,
         budget as f64 / 1048576.0
@@ -158,20 +175,8 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     for e in &errors {
         println!("error: {e}");
     }
-    let ok = errors.is_empty() && peak <= budget && jobs > 0;
     if args.json {
-        println!(
-            "{{\"clients\":{},\"seconds\":{elapsed:.3},\"jobs\":{jobs},\"jobs_per_s\":{:.3},\
-\"latency_p50_s\":{:.6},\"latency_p90_s\":{:.6},\"latency_p99_s\":{:.6},\"latency_max_s\":{:.6},\
-\"errors\":{},\"server_peak_rss_bytes\":{peak},\"memory_budget_bytes\":{budget},\"ok\":{ok}}}",
-            args.clients,
-            jobs as f64 / elapsed,
-            pct(0.5),
-            pct(0.9),
-            pct(0.99),
-            l.last().copied().unwrap_or(0.0),
-            errors.len()
-        );
+        println!("{report}");
     }
     Ok(ok)
 }

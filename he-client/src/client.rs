@@ -167,13 +167,7 @@ impl Client {
 
     /// The key sets this tenant has stored (id, request, bytes, ...), oldest first.
     pub fn key_sets(&self) -> Result<Vec<serde_json::Value>> {
-        let mut response = self.retrying(|| {
-            self.agent
-                .get(format!("{}/v1/key-sets", self.base))
-                .header("authorization", &self.auth)
-                .call()
-        })?;
-        json(&mut response)
+        json(&mut self.get("/v1/key-sets")?)
     }
 
     /// Stores `parts` on the server unless it already has them (it is asked first, by the
@@ -194,18 +188,8 @@ impl Client {
                 check(head)?;
             }
         }
-        let len = parts.len();
-        let start = Instant::now();
-        let mut response = self.retrying(|| {
-            let mut body = parts.reader();
-            self.agent
-                .put(&url)
-                .header("authorization", &self.auth)
-                .header("content-type", "application/octet-stream")
-                .header("content-length", len.to_string())
-                .send(ureq::SendBody::from_reader(&mut body))
-        })?;
-        self.count(len, 0, start.elapsed());
+        let mut response =
+            self.send_body(|| self.agent.put(&url), parts.len(), || parts.reader())?;
         let _: serde_json::Value = json(&mut response)?;
         Ok(id)
     }
@@ -219,30 +203,17 @@ impl Client {
             inputs.len(),
             inputs.iter().map(|c| c.as_ref().len() as u64).sum(),
         );
-        let start = Instant::now();
-        let mut response = self.retrying(|| {
-            let mut body = ciphertexts_reader(inputs);
-            self.agent
-                .post(&url)
-                .header("authorization", &self.auth)
-                .header("idempotency-key", &key)
-                .header("content-type", "application/octet-stream")
-                .header("content-length", len.to_string())
-                .send(ureq::SendBody::from_reader(&mut body))
-        })?;
-        self.count(len, 0, start.elapsed());
+        let mut response = self.send_body(
+            || self.agent.post(&url).header("idempotency-key", &key),
+            len,
+            || ciphertexts_reader(inputs),
+        )?;
         json(&mut response)
     }
 
     /// The job's status.
     pub fn status(&self, job: &str) -> Result<JobStatus> {
-        let mut response = self.retrying(|| {
-            self.agent
-                .get(format!("{}/v1/jobs/{job}", self.base))
-                .header("authorization", &self.auth)
-                .call()
-        })?;
-        json(&mut response)
+        json(&mut self.get(&format!("/v1/jobs/{job}"))?)
     }
 
     /// Asks until the job has ended, calling `seen` with each status; a failed or cancelled
@@ -252,13 +223,7 @@ impl Client {
     pub fn wait(&self, job: &str, seen: &mut dyn FnMut(&JobStatus)) -> Result<JobStatus> {
         let hold = self.poll.as_secs().max(1);
         loop {
-            let mut response = self.retrying(|| {
-                self.agent
-                    .get(format!("{}/v1/jobs/{job}?wait={hold}", self.base))
-                    .header("authorization", &self.auth)
-                    .call()
-            })?;
-            let status: JobStatus = json(&mut response)?;
+            let status: JobStatus = json(&mut self.get(&format!("/v1/jobs/{job}?wait={hold}"))?)?;
             seen(&status);
             match status.state.as_str() {
                 "done" => return Ok(status),
@@ -278,12 +243,7 @@ impl Client {
     /// at most `max_outputs` of them.
     pub fn result(&self, job: &str, ctx: &Context, max_outputs: usize) -> Result<Vec<Vec<u8>>> {
         let start = Instant::now();
-        let mut response = self.retrying(|| {
-            self.agent
-                .get(format!("{}/v1/jobs/{job}/result", self.base))
-                .header("authorization", &self.auth)
-                .call()
-        })?;
+        let mut response = self.get(&format!("/v1/jobs/{job}/result"))?;
         let most = he_fft::protocol::max_ciphertexts_len(ctx, max_outputs)?;
         let mut body = Vec::new();
         response
@@ -324,6 +284,37 @@ impl Client {
         }
         let _ = self.cancel(&job.job);
         Ok((outputs, status))
+    }
+
+    /// `GET` of `path` as this tenant, retried, error statuses turned into errors.
+    fn get(&self, path: &str) -> Result<ureq::http::Response<ureq::Body>> {
+        self.retrying(|| {
+            self.agent
+                .get(format!("{}{path}", self.base))
+                .header("authorization", &self.auth)
+                .call()
+        })
+    }
+
+    /// A body of `len` bytes from `body()` sent with `request()` as this tenant, retried
+    /// (each attempt from the start of the body), and counted in [`transfer`](Self::transfer).
+    fn send_body<'b>(
+        &self,
+        request: impl Fn() -> ureq::RequestBuilder<ureq::typestate::WithBody>,
+        len: u64,
+        body: impl Fn() -> he_fft::protocol::PiecesReader<'b>,
+    ) -> Result<ureq::http::Response<ureq::Body>> {
+        let start = Instant::now();
+        let response = self.retrying(|| {
+            let mut reader = body();
+            request()
+                .header("authorization", &self.auth)
+                .header("content-type", "application/octet-stream")
+                .header("content-length", len.to_string())
+                .send(ureq::SendBody::from_reader(&mut reader))
+        })?;
+        self.count(len, 0, start.elapsed());
+        Ok(response)
     }
 
     /// Sends, then turns an error status into [`ClientError::Server`].

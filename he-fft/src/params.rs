@@ -176,6 +176,14 @@ pub(crate) fn four_step_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
 /// is `N = 65536` (rows of 32768) from `n = 65536` to `n = 2^22`. Smaller `n` fit one row: an
 /// error names [`two_stage_context`] instead.
 pub(crate) fn four_step_context<F: PrimeField>(n: usize) -> Result<Context> {
+    smallest_secure_ring::<F>(four_step_ring(n)?, |ring| {
+        four_step_bits(ring, F::MODULUS_BIT_SIZE, n)
+    })
+}
+
+/// The smallest ring a four-step FFT of size `n` may take: from twice [`FFT_RING_DEGREE`] up,
+/// `n` spanning at most [`MAX_CIPHERTEXTS`] ciphertexts of two rows of `N/2`.
+fn four_step_ring(n: usize) -> Result<usize> {
     let ring = (n / MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
     if !n.is_power_of_two() || n < ring {
         return Err(Error::InvalidArgument(format!(
@@ -183,7 +191,7 @@ pub(crate) fn four_step_context<F: PrimeField>(n: usize) -> Result<Context> {
              (smaller sizes fit one slot row: see TwoStageFft::secure_context)"
         )));
     }
-    smallest_secure_ring::<F>(ring, |ring| four_step_bits(ring, F::MODULUS_BIT_SIZE, n))
+    Ok(ring)
 }
 
 /// Ciphertext-modulus bits for a [`FourStepFft`](crate::FourStepFft) of size `n` whose first
@@ -196,14 +204,9 @@ pub(crate) fn row_ffts_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
 /// A >= 128-bit secure context for a four-step FFT whose first step the owner runs: the
 /// rings of [`four_step_context`], with the modulus of [`row_ffts_bits`].
 pub(crate) fn row_ffts_context<F: PrimeField>(n: usize) -> Result<Context> {
-    let ring = (n / MAX_CIPHERTEXTS).max(2 * FFT_RING_DEGREE);
-    if !n.is_power_of_two() || n < ring {
-        return Err(Error::InvalidArgument(format!(
-            "a four-step FFT's size must be a power of two of at least {ring} here, got {n} \
-             (smaller sizes fit one slot row: see TwoStageFft::secure_context)"
-        )));
-    }
-    smallest_secure_ring::<F>(ring, |ring| row_ffts_bits(ring, F::MODULUS_BIT_SIZE, n))
+    smallest_secure_ring::<F>(four_step_ring(n)?, |ring| {
+        row_ffts_bits(ring, F::MODULUS_BIT_SIZE, n)
+    })
 }
 
 /// The ring `2n` (so that a size-`n` vector fills at most half the slots and is replicated),

@@ -120,12 +120,16 @@ fn check_id(id: &str) -> Result<(), ApiError> {
     }
 }
 
-fn check_job_id(id: &str) -> Result<(), ApiError> {
-    if id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        Ok(())
-    } else {
-        Err(ApiError::not_found("job"))
+/// The job `id` of `tenant`: `404` for a malformed id, another tenant's job, or none.
+fn tenant_job(state: &AppState, tenant: &str, id: &str) -> Result<JobRow, ApiError> {
+    let well_formed = id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !well_formed {
+        return Err(ApiError::not_found("job"));
     }
+    state
+        .store
+        .job(tenant, id)?
+        .ok_or_else(|| ApiError::not_found("job"))
 }
 
 async fn list_key_sets(
@@ -351,14 +355,14 @@ async fn post_job(
     body: Body,
 ) -> Result<Response, ApiError> {
     let admitted = admit_job(&state, caller, &id, &headers).await;
-    let (tenant, idempotency, ctx, info, memory) = match admitted {
-        Ok(Admission::New {
-            tenant,
-            idempotency,
-            ctx,
-            info,
-            memory,
-        }) => (tenant, idempotency, ctx, info, memory),
+    let NewJob {
+        tenant,
+        idempotency,
+        ctx,
+        info,
+        memory,
+    } = match admitted {
+        Ok(Admission::New(job)) => job,
         Ok(Admission::Existing(job)) => {
             drain(body, state.idle_timeout).await;
             return Ok((StatusCode::OK, Json(view(&state, job))).into_response());
@@ -423,16 +427,20 @@ async fn post_job(
 
 /// What a job submission's headers decide before its body is read.
 enum Admission {
-    /// A new job, its context and transform facts, and its working memory.
-    New {
-        tenant: String,
-        idempotency: Option<String>,
-        ctx: helib_rs::Context,
-        info: he_fft::TransformInfo,
-        memory: u64,
-    },
+    /// A new job.
+    New(NewJob),
     /// The job already submitted with this `Idempotency-Key`.
     Existing(JobRow),
+}
+
+/// A job admitted before its body is read: whose, its idempotency key, its context and
+/// transform facts, and its working memory.
+struct NewJob {
+    tenant: String,
+    idempotency: Option<String>,
+    ctx: helib_rs::Context,
+    info: he_fft::TransformInfo,
+    memory: u64,
 }
 
 /// The checks that need no body: the caller, the key set, the idempotency key, room in the
@@ -497,13 +505,13 @@ async fn admit_job(
             ),
         ));
     }
-    Ok(Admission::New {
+    Ok(Admission::New(NewJob {
         tenant,
         idempotency,
         ctx,
         info,
         memory,
-    })
+    }))
 }
 
 /// Writes the body's ciphertexts into the job's folder and parses each under the key set's
@@ -578,14 +586,10 @@ async fn get_job(
     Path(id): Path<String>,
     axum::extract::Query(wait): axum::extract::Query<Wait>,
 ) -> Result<Json<JobView>, ApiError> {
-    check_job_id(&id)?;
     let deadline =
         tokio::time::Instant::now() + Duration::from_secs(wait.wait.unwrap_or(0).min(MAX_WAIT_S));
     loop {
-        let row = state
-            .store
-            .job(&tenant, &id)?
-            .ok_or_else(|| ApiError::not_found("job"))?;
+        let row = tenant_job(&state, &tenant, &id)?;
         if row.state.is_final() || tokio::time::Instant::now() >= deadline {
             return Ok(Json(view(&state, row)));
         }
@@ -600,17 +604,10 @@ async fn delete_job(
     Tenant(tenant): Tenant,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    check_job_id(&id)?;
-    let row = state
-        .store
-        .job(&tenant, &id)?
-        .ok_or_else(|| ApiError::not_found("job"))?;
+    let row = tenant_job(&state, &tenant, &id)?;
     if !row.state.is_final() && state.scheduler.cancel(&id)? {
         tracing::info!(tenant, job = id, "job cancelled");
-        let row = state
-            .store
-            .job(&tenant, &id)?
-            .ok_or_else(|| ApiError::not_found("job"))?;
+        let row = tenant_job(&state, &tenant, &id)?;
         return Ok(Json(view(&state, row)).into_response());
     }
     state.store.delete_job(&tenant, &id)?;
@@ -624,11 +621,7 @@ async fn get_result(
     Tenant(tenant): Tenant,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    check_job_id(&id)?;
-    let row = state
-        .store
-        .job(&tenant, &id)?
-        .ok_or_else(|| ApiError::not_found("job"))?;
+    let row = tenant_job(&state, &tenant, &id)?;
     if row.state != JobState::Done {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
