@@ -515,9 +515,9 @@ impl Remote {
     fn json(&self, url: Option<&str>) -> String {
         let t = &self.transfer;
         format!(
-            ",\"server_url\":\"{}\",\"key_set\":\"{}\",\"wire_upload_bytes\":{},\"wire_download_bytes\":{},\
+            ",\"server_url\":{},\"key_set\":\"{}\",\"wire_upload_bytes\":{},\"wire_download_bytes\":{},\
 \"network_s\":{:.6},\"remote_server_s\":{:.6}",
-            url.unwrap_or_default(),
+            serde_json::to_string(url.unwrap_or_default()).unwrap_or_default(),
             self.key_set,
             t.upload_bytes,
             t.download_bytes,

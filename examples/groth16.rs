@@ -379,9 +379,10 @@ fn run(args: &Args) -> Result<bool, BoxError> {
                 secs(report.server),
             ));
             format!(
-                ",\"server_url\":\"{}\",\"key_set\":\"{}\",\"key_set_bytes\":{},\"key_set_upload_s\":{:.6},\
+                ",\"server_url\":{},\"key_set\":\"{}\",\"key_set_bytes\":{},\"key_set_upload_s\":{:.6},\
 \"wire_upload_bytes\":{},\"wire_download_bytes\":{},\"network_s\":{:.6},\"remote_server_s\":{:.6}",
-                args.server.as_deref().unwrap_or_default(),
+                serde_json::to_string(args.server.as_deref().unwrap_or_default())
+                    .unwrap_or_default(),
                 r.key_set,
                 r.key_set_bytes,
                 secs(r.upload_time),

@@ -108,7 +108,9 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client of the server at `base_url` (`http://host:port`) with the bearer `token`.
+    /// A client of the server at `base_url` (`http://host:port`, or `https://` through a
+    /// TLS-terminating proxy, checked against the web's root certificates) with the bearer
+    /// `token`.
     pub fn new(base_url: &str, token: &str) -> Result<Client> {
         let base = base_url.trim_end_matches('/').to_string();
         if !base.starts_with("http://") && !base.starts_with("https://") {
@@ -122,9 +124,13 @@ impl Client {
                 "a token is one word, not empty".into(),
             ));
         }
+        // A server that stops answering is an error, not a hang: answers come within the
+        // longest long poll (60 s) and a submission's checks; bodies may take longer.
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(10)))
+            .timeout_recv_response(Some(Duration::from_secs(300)))
+            .timeout_recv_body(Some(Duration::from_secs(3600)))
             .build()
             .into();
         Ok(Client {

@@ -290,6 +290,19 @@ fn the_owners_first_step_on_its_own_context() {
     assert_eq!(fft.route(), Route::RowFfts);
     let gk = GaloisKeys::generate(&sk, &fft.galois_steps()).unwrap();
     let x = random_vector(4 * N, 5);
+    let server_side = he_fft::Fft::new(
+        Route::FourSteps,
+        &small,
+        &domain,
+        Direction::Forward,
+        &FftOptions::default(),
+    )
+    .unwrap();
+    let server_keys = GaloisKeys::generate(&sk, &server_side.galois_steps()).unwrap();
+    assert!(matches!(
+        server_side.apply(&server_keys, &server_side.encrypt(&pk, &x).unwrap()),
+        Err(Error::NoiseBudgetExhausted { .. })
+    ));
     let cts = fft.encrypt(&pk, &x).unwrap();
     assert_ne!(cts[0].layout_tag(), 0);
     let y = fft.apply(&gk, &cts).unwrap();

@@ -15,7 +15,7 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use he_fft::protocol::{
     key_set_request, max_ciphertexts_len, max_key_set_len, read_ciphertexts_into, read_key_set,
-    ExchangeDir, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
+    ExchangeDir, KeyKind, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
 };
 use he_fft::DiagonalCache;
 use helib_rs::Ctxt;
@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use crate::body::{drain, receive, Limit};
 use crate::error::ApiError;
-use crate::scheduler::{working_memory, Scheduler, Ticket};
+use crate::scheduler::{sync_dir, working_memory, Scheduler, Slot, Ticket};
 use crate::store::{now, random_id, JobRow, JobState, KeySetRow, Store};
 use crate::tenants::Tenants;
 
@@ -70,7 +70,10 @@ fn tenant_of(parts: &Parts, state: &AppState) -> Result<String, ApiError> {
         .headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| {
+            let (scheme, token) = v.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(token)
+        })
         .ok_or_else(ApiError::unauthorized)?;
     state
         .tenants
@@ -103,10 +106,10 @@ impl FromRequestParts<Shared> for Caller {
 }
 
 async fn health(State(state): State<Shared>) -> Json<serde_json::Value> {
+    let _ = state;
     Json(serde_json::json!({
         "status": "ok",
         "version": env!("CARGO_PKG_VERSION"),
-        "memory_budget": state.scheduler.gate().budget(),
     }))
 }
 
@@ -248,22 +251,33 @@ fn store_key_set(
                 "the body's SHA-256 is {hash}, not the id {id} it was sent to"
             )));
         }
-        // Loading takes about the keys' size in memory again while they are parsed.
-        let loading = 2 * bytes;
+        // Loading takes about the keys' size in memory again while they are parsed, and
+        // master keys expand into the Galois keys derived from them.
+        let loading = checking_memory(&request, bytes)?;
         let scheduler = &state.scheduler;
-        if !scheduler.gate().take(loading, &|| false) {
+        let gate = scheduler.gate();
+        if loading > gate.budget() {
             return Err(ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!(
                     "checking this key set takes about {loading} bytes of memory, more than the \
                      server's budget of {}",
-                    scheduler.gate().budget()
+                    gate.budget()
                 ),
             ));
         }
-        let loaded = ServerKeys::<Fr>::open(&dir, state.policy);
-        scheduler.gate().give(loading);
-        let keys = loaded?;
+        let permit = gate
+            .take(loading, &|| scheduler.unload_one_idle(), CHECK_PATIENCE)
+            .ok_or_else(|| {
+                let mut e = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server's memory is taken by running jobs; retry the upload later",
+                );
+                e.retry_after = Some(60);
+                e
+            })?;
+        let keys = ServerKeys::<Fr>::open(&dir, state.policy)?;
+        drop(permit);
         let row = KeySetRow {
             id: id.to_string(),
             request: request.to_string(),
@@ -276,28 +290,45 @@ fn store_key_set(
             std::fs::create_dir_all(parent)
                 .map_err(|e| ApiError::internal(format!("the key-set folder: {e}")))?;
         }
-        let new = if target.exists() {
-            false
-        } else {
-            std::fs::rename(&staging, &target)
-                .map_err(|e| ApiError::internal(format!("moving a key set into place: {e}")))?;
-            sync_dir(target.parent());
-            true
-        };
+        sync_dir(&dir.path(Side::Public, ""));
+        // The same key set uploaded twice at once: the second rename finds the first's folder.
+        let new = !target.exists() && std::fs::rename(&staging, &target).is_ok();
+        if !target.is_dir() {
+            return Err(ApiError::internal(
+                "a key set could not be moved into place",
+            ));
+        }
+        sync_dir(target.parent().unwrap_or(&target));
         let inserted = state.store.insert_key_set(tenant, &row)?;
         // Kept loaded for its first job, if the budget has room now.
-        if inserted && scheduler.gate().try_take(row.memory_bytes) {
-            scheduler.keep_loaded(
-                (tenant.to_string(), id.to_string()),
-                Arc::new(keys),
-                row.memory_bytes,
-            );
+        if let Some(permit) = gate.try_take(row.memory_bytes).filter(|_| inserted) {
+            scheduler.keep_loaded((tenant.to_string(), id.to_string()), Arc::new(keys), permit);
         }
         tracing::info!(tenant, id, request = %request, bytes, "key set stored");
         Ok((row, new && inserted))
     })();
     let _ = std::fs::remove_dir_all(&staging);
     result
+}
+
+/// How long a key-set upload waits for memory to check it.
+const CHECK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The memory checking a key set of `bytes` for `request` takes: the bytes parsed beside
+/// their copy, or for master keys the Galois keys derived from them (each about twice a
+/// serialized key of the context, their uniform halves expanded).
+fn checking_memory(request: &Request, bytes: u64) -> Result<u64, ApiError> {
+    if request.keys != KeyKind::Master {
+        return Ok(2 * bytes);
+    }
+    let ctx = request.context::<Fr>()?;
+    let steps = request
+        .transform::<Fr>(&ctx, DiagonalCache::Never)?
+        .galois_steps();
+    let derived = 2 * ctx
+        .max_serialized_len(helib_rs::ObjectKind::GaloisKeys(steps.max_keys()))
+        .map_err(he_fft::Error::from)?;
+    Ok((2 * bytes).max(derived + bytes))
 }
 
 /// A job as its owner sees it.
@@ -361,6 +392,7 @@ async fn post_job(
         ctx,
         info,
         memory,
+        slot,
     } = match admitted {
         Ok(Admission::New(job)) => job,
         Ok(Admission::Existing(job)) => {
@@ -415,42 +447,46 @@ async fn post_job(
         }
         return Err(e);
     }
-    state.scheduler.enqueue(Ticket {
-        job: job.clone(),
-        tenant: tenant.clone(),
-        key_set: id,
-        memory,
-    })?;
+    state.scheduler.enqueue(
+        slot,
+        Ticket {
+            job: job.clone(),
+            tenant: tenant.clone(),
+            key_set: id,
+            memory,
+        },
+    )?;
     tracing::info!(tenant, job, "job queued");
     Ok((StatusCode::ACCEPTED, Json(view(&state, row))).into_response())
 }
 
 /// What a job submission's headers decide before its body is read.
-enum Admission {
+enum Admission<'a> {
     /// A new job.
-    New(NewJob),
+    New(NewJob<'a>),
     /// The job already submitted with this `Idempotency-Key`.
     Existing(JobRow),
 }
 
 /// A job admitted before its body is read: whose, its idempotency key, its context and
-/// transform facts, and its working memory.
-struct NewJob {
+/// transform facts, its working memory, and its place in the queue.
+struct NewJob<'a> {
     tenant: String,
     idempotency: Option<String>,
     ctx: helib_rs::Context,
     info: he_fft::TransformInfo,
     memory: u64,
+    slot: Slot<'a>,
 }
 
 /// The checks that need no body: the caller, the key set, the idempotency key, room in the
 /// queue and in the memory budget.
-async fn admit_job(
-    state: &AppState,
+async fn admit_job<'a>(
+    state: &'a AppState,
     caller: Result<String, ApiError>,
     id: &str,
     headers: &HeaderMap,
-) -> Result<Admission, ApiError> {
+) -> Result<Admission<'a>, ApiError> {
     let tenant = caller?;
     check_id(id)?;
     let row = state
@@ -473,10 +509,16 @@ async fn admit_job(
         .transpose()?;
     if let Some(key) = &idempotency {
         if let Some(job) = state.store.job_by_idempotency_key(&tenant, key)? {
+            if job.key_set != id {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "this Idempotency-Key was used for a job on another key set",
+                ));
+            }
             return Ok(Admission::Existing(job));
         }
     }
-    state.scheduler.check_room()?;
+    let slot = state.scheduler.reserve()?;
     // From the loaded key set if there is one; else built again from its request (the
     // context and the plans: a fraction of a second at N = 65536).
     let (ctx, info) = match state.scheduler.loaded_keys(&tenant, id) {
@@ -486,6 +528,8 @@ async fn admit_job(
                 .request
                 .parse()
                 .map_err(|e| ApiError::internal(format!("a stored request: {e}")))?;
+            // A key set stored under another policy (toy rings allowed then, say).
+            state.policy.check(&request)?;
             tokio::task::block_in_place(|| {
                 let ctx = request.context::<Fr>()?;
                 let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
@@ -511,6 +555,7 @@ async fn admit_job(
         ctx,
         info,
         memory,
+        slot,
     }))
 }
 
@@ -557,7 +602,7 @@ fn unpack_inputs(
             )
         })?;
     }
-    sync_dir(Some(&folder));
+    sync_dir(&folder);
     Ok(())
 }
 
@@ -569,10 +614,16 @@ async fn list_jobs(
     Ok(Json(rows.into_iter().map(|r| view(&state, r)).collect()))
 }
 
-/// `?wait=S`: how long `GET /v1/jobs/{id}` may hold the answer until the job ends.
-#[derive(serde::Deserialize)]
-struct Wait {
-    wait: Option<u64>,
+/// `?wait=S`: how long `GET /v1/jobs/{id}` may hold the answer until the job ends (parsed
+/// here, so that a malformed one gets the JSON error every other refusal gets).
+fn wait_seconds(query: Option<&str>) -> Result<u64, ApiError> {
+    let Some(query) = query.filter(|q| !q.is_empty()) else {
+        return Ok(0);
+    };
+    query
+        .strip_prefix("wait=")
+        .and_then(|v| v.parse::<u64>().ok())
+        .ok_or_else(|| ApiError::bad_request("the only query is wait=SECONDS"))
 }
 
 /// The longest `wait` honoured, in seconds.
@@ -584,16 +635,18 @@ async fn get_job(
     State(state): State<Shared>,
     Tenant(tenant): Tenant,
     Path(id): Path<String>,
-    axum::extract::Query(wait): axum::extract::Query<Wait>,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Result<Json<JobView>, ApiError> {
-    let deadline =
-        tokio::time::Instant::now() + Duration::from_secs(wait.wait.unwrap_or(0).min(MAX_WAIT_S));
+    let wait = wait_seconds(query.as_deref())?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait.min(MAX_WAIT_S));
     loop {
+        // Registered before the look, so that an end in between is not missed.
+        let ended = state.scheduler.job_ended();
         let row = tenant_job(&state, &tenant, &id)?;
         if row.state.is_final() || tokio::time::Instant::now() >= deadline {
             return Ok(Json(view(&state, row)));
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        let _ = tokio::time::timeout_at(deadline, ended).await;
     }
 }
 
@@ -605,8 +658,11 @@ async fn delete_job(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let row = tenant_job(&state, &tenant, &id)?;
-    if !row.state.is_final() && state.scheduler.cancel(&id)? {
-        tracing::info!(tenant, job = id, "job cancelled");
+    if !row.state.is_final() {
+        // Cancelled now, or ended meanwhile: either way the view, and nothing deleted.
+        if state.scheduler.cancel(&id)? {
+            tracing::info!(tenant, job = id, "job cancelled");
+        }
         let row = tenant_job(&state, &tenant, &id)?;
         return Ok(Json(view(&state, row)).into_response());
     }
@@ -628,35 +684,35 @@ async fn get_result(
             format!("the job is {:?}, not done", row.state).to_lowercase(),
         ));
     }
+    // Streamed from the files: a result is never held in memory whole.
     let dir = ExchangeDir::new(state.store.job_dir(&id));
-    let count = row.outputs.unwrap_or(0) as usize;
-    let mut outputs = Vec::with_capacity(count);
-    for i in 0..count {
+    let count = row.outputs.unwrap_or(0);
+    let gone = |_| ApiError::new(StatusCode::GONE, "the job's outputs were deleted");
+    let mut head = he_fft::protocol::CIPHERTEXTS_MAGIC.to_vec();
+    head.extend_from_slice(&count.to_le_bytes());
+    let mut reader: std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>> =
+        Box::pin(std::io::Cursor::new(head));
+    let mut total = 0u64;
+    for i in 0..count as usize {
         let path: PathBuf = dir.path(Side::Public, &ExchangeDir::output_name(i));
-        outputs.push(tokio::fs::read(&path).await.map_err(|_| {
-            ApiError::new(
-                StatusCode::GONE,
-                "the job's outputs were deleted".to_string(),
-            )
-        })?);
+        let file = tokio::fs::File::open(&path).await.map_err(gone)?;
+        let len = file.metadata().await.map_err(gone)?.len();
+        total += len;
+        let frame = std::io::Cursor::new(len.to_le_bytes().to_vec());
+        reader = Box::pin(tokio::io::AsyncReadExt::chain(
+            tokio::io::AsyncReadExt::chain(reader, frame),
+            file,
+        ));
     }
-    let mut body = Vec::new();
-    he_fft::protocol::ciphertexts_reader(&outputs)
-        .read_to_end(&mut body)
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let length = he_fft::protocol::ciphertexts_len(count as usize, total);
+    let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(reader, 1 << 20));
     Ok((
         StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/octet-stream")],
+        [
+            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+            (header::CONTENT_LENGTH, length.to_string()),
+        ],
         body,
     )
         .into_response())
-}
-
-/// Makes a rename or new files in `dir` durable.
-fn sync_dir(dir: Option<&std::path::Path>) {
-    if let Some(dir) = dir {
-        if let Ok(f) = std::fs::File::open(dir) {
-            let _ = f.sync_all();
-        }
-    }
 }

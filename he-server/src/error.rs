@@ -64,7 +64,11 @@ impl From<he_fft::Error> for ApiError {
     /// its own (`500`).
     fn from(e: he_fft::Error) -> ApiError {
         match e {
-            he_fft::Error::Io { .. } | he_fft::Error::Internal(_) => Self::internal(e.to_string()),
+            // The server's own paths and failures are for its log, not for its tenants.
+            he_fft::Error::Io { .. } | he_fft::Error::Internal(_) => {
+                tracing::error!(error = %e, "a request failed on the server's side");
+                Self::internal("the server failed to read or write its own files; see its log")
+            }
             he_fft::Error::BadRequest(_) | he_fft::Error::WrongLength { .. } => {
                 Self::bad_request(e.to_string())
             }

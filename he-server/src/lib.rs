@@ -121,7 +121,7 @@ pub async fn serve(config: Config) -> Result<(), StartError> {
         gate,
         config.workers,
         config.max_queue,
-    );
+    )?;
     let state = Arc::new(api::AppState {
         store,
         tenants,

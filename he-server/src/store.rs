@@ -208,14 +208,17 @@ impl Store {
                 )?;
             }
         }
-        // Outputs of jobs that are not done are not results.
-        let mut rows = db.prepare("SELECT id FROM jobs WHERE state != 'done'")?;
-        let unfinished: Vec<String> = rows
+        // Job folders of no done job: outputs of jobs that are not done are not results, and
+        // a folder with no row at all (inputs written before the row, or a row deleted before
+        // its folder) is nobody's.
+        let mut rows = db.prepare("SELECT id FROM jobs WHERE state = 'done'")?;
+        let done: Vec<String> = rows
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        for id in unfinished {
-            let dir = self.job_dir(&id);
-            if dir.exists() {
+        drop(rows);
+        for entry in std::fs::read_dir(self.root.join("jobs"))? {
+            let dir = entry?.path();
+            if !done.contains(&file_name(&dir)) {
                 std::fs::remove_dir_all(&dir)?;
             }
         }

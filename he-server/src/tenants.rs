@@ -8,9 +8,9 @@ use subtle::ConstantTimeEq;
 
 use crate::error::StartError;
 
-/// The shortest token accepted: 128 bits as hex would be 32 characters, and a token is a
-/// password the server cannot rate-limit offline.
-pub const MIN_TOKEN_LEN: usize = 16;
+/// The shortest token accepted: 128 bits as hex. A token is a password that whoever reads
+/// the traffic or the file holds, so it must not be guessable (`make serve` makes 192 bits).
+pub const MIN_TOKEN_LEN: usize = 32;
 /// The longest tenant name.
 pub const MAX_TENANT_LEN: usize = 64;
 
@@ -112,21 +112,27 @@ mod tests {
     #[test]
     fn tokens_name_their_tenants_and_bad_files_are_refused() {
         let t =
-            Tenants::parse("# comment\n\nalice 0123456789abcdef0123\nbob   fedcba9876543210fedc\n")
+            Tenants::parse("# comment\n\nalice 0123456789abcdef0123456789abcdef\nbob   fedcba9876543210fedcba9876543210\n")
                 .unwrap();
         assert_eq!(t.len(), 2);
-        assert_eq!(t.authenticate("0123456789abcdef0123"), Some("alice"));
-        assert_eq!(t.authenticate("fedcba9876543210fedc"), Some("bob"));
-        assert_eq!(t.authenticate("0123456789abcdef012"), None);
+        assert_eq!(
+            t.authenticate("0123456789abcdef0123456789abcdef"),
+            Some("alice")
+        );
+        assert_eq!(
+            t.authenticate("fedcba9876543210fedcba9876543210"),
+            Some("bob")
+        );
+        assert_eq!(t.authenticate("0123456789abcdef0123456789abcde"), None);
         assert_eq!(t.authenticate(""), None);
         for bad in [
             "",
             "alice",
-            "alice short",
-            "al/ice 0123456789abcdef0123",
-            "alice 0123456789abcdef0123 extra",
-            "alice 0123456789abcdef0123\nalice fedcba9876543210fedc",
-            "alice 0123456789abcdef0123\nbob 0123456789abcdef0123",
+            "alice 0123456789abcdef0123",
+            "al/ice 0123456789abcdef0123456789abcdef",
+            "alice 0123456789abcdef0123456789abcdef extra",
+            "alice 0123456789abcdef0123456789abcdef\nalice fedcba9876543210fedcba9876543210",
+            "alice 0123456789abcdef0123456789abcdef\nbob 0123456789abcdef0123456789abcdef",
         ] {
             assert!(Tenants::parse(bad).is_err(), "{bad:?}");
         }

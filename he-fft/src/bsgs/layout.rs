@@ -24,6 +24,12 @@ impl Order {
         Order(0x636f_6d70_0000_0000 | c as u64)
     }
 
+    /// The rows of a four-step FFT's first step over `c` rows, run by the owner (the input of
+    /// [`FirstStep::Owner`](crate::FirstStep::Owner)).
+    pub(crate) fn owner_rows(c: usize) -> Order {
+        Order(0x6f77_6e72_0000_0000 | c as u64)
+    }
+
     /// Between the two stages of a two-stage split with first factor `n1`.
     pub(crate) fn between_stages(n1: usize) -> Order {
         Order(0x6d69_6464_0000_0000 | n1 as u64)

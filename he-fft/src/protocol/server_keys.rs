@@ -111,12 +111,13 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         self.gk.as_ref().map_or(0, GaloisKeys::size_bytes) + self.transform.cache_bytes()
     }
 
-    /// Runs the transform on the input files of `inputs`' `public/` (`input-0.ct` on, as
-    /// many as the transform takes, each refused before any work if missing or larger than a
-    /// ciphertext may be, then read when needed) and writes the outputs there, switched down
-    /// to the fewest primes the owner's decryption needs. `inputs` may be the directory the
-    /// keys came from or another one.
-    pub fn serve(&self, inputs: &ExchangeDir, progress: Progress<'_>) -> Result<ServeRun> {
+    /// Runs the transform on the input files of `job`'s `public/` (`input-0.ct` on, as many
+    /// as the transform takes, each refused before any work if missing or larger than a
+    /// ciphertext may be, then read when needed) and writes the outputs there
+    /// (`output-0.ct` on), switched down to the fewest primes the owner's decryption needs.
+    /// `job` may be the directory the keys came from or another one.
+    pub fn serve(&self, job: &ExchangeDir, progress: Progress<'_>) -> Result<ServeRun> {
+        let inputs = job;
         // Each input file is read when the transform needs it (the four-step witness map holds
         // two at a time), so a missing or oversized one is refused first, before any work; the
         // reads count as loading, not as the run (they come one at a time).

@@ -118,7 +118,9 @@ pub fn ciphertexts_reader<T: AsRef<[u8]>>(ciphertexts: &[T]) -> PiecesReader<'_>
 
 /// The length of [`ciphertexts_reader`]'s body for `count` ciphertexts of `bytes` in all.
 pub fn ciphertexts_len(count: usize, bytes: u64) -> u64 {
-    (CIPHERTEXTS_MAGIC.len() as u64 + 8) + 8 * count as u64 + bytes
+    (CIPHERTEXTS_MAGIC.len() as u64 + 8)
+        .saturating_add((count as u64).saturating_mul(8))
+        .saturating_add(bytes)
 }
 
 /// The most bytes a list of `count` ciphertexts of `ctx` may take.

@@ -13,8 +13,8 @@ use he_fft::{DiagonalCache, EncryptedTransform};
 use he_fft::{Direction, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
-pub const ALICE: &str = "alice-token-0123456789abcdef";
-pub const BOB: &str = "bob-token-fedcba9876543210fe";
+pub const ALICE: &str = "alice-token-0123456789abcdef0123456789";
+pub const BOB: &str = "bob-token-fedcba9876543210fedcba98765";
 
 /// A server process; killed when dropped.
 pub struct Server {

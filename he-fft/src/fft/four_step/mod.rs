@@ -312,11 +312,24 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
             .collect()
     }
 
+    /// The first step's pieces belong to the server's first step: with the owner's, the
+    /// inputs have been through it already.
+    fn check_server_first_step(&self) -> Result<()> {
+        match self.first_step {
+            FirstStep::Server => Ok(()),
+            FirstStep::Owner => Err(Error::InvalidArgument(
+                "the owner ran this four-step FFT's first step: its inputs go to the row \
+                 FFTs (second_step) directly"
+                    .into(),
+            )),
+        }
+    }
+
     /// The tag of the owner's first-step outputs, the inputs of [`FirstStep::Owner`].
     fn owner_input_tag(&self) -> u64 {
         self.row_fft
             .input_layout()
-            .tag(crate::bsgs::layout::Order::components(self.num_rows()))
+            .tag(crate::bsgs::layout::Order::owner_rows(self.num_rows()))
     }
 
     /// Whether `gk` holds every key of both steps.
@@ -354,6 +367,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         x: &'x [Ctxt],
         level: u32,
     ) -> Result<FirstStepInputs<'x>> {
+        self.check_server_first_step()?;
         self.check_step_keys(gk)?;
         let (lowered, swapped) =
             lowered_with_partners(gk, x, level, &GaloisSteps::new().row_swap(), |s| {
@@ -369,6 +383,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
     /// Step 1's sum for output ciphertext `out` (rows `2 out`, `2 out + 1`), to which the
     /// terms are added batch by batch.
     pub fn first_step_sum(&self, out: usize) -> Result<FirstStepSum<'_, F>> {
+        self.check_server_first_step()?;
         if out >= self.num_ciphertexts() {
             return Err(Error::InvalidArgument(format!(
                 "output ciphertext {out} of a four-step FFT with {}",

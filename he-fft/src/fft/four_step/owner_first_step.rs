@@ -18,11 +18,14 @@ pub enum FirstStep {
     /// transforms among them.
     #[default]
     Server,
-    /// The owner, on the values it encrypts: `n log2 c` field operations inside
+    /// The owner, on the values it encrypts: a size-`c` FFT down each of the `R` columns and
+    /// the twiddles, about `(n/2) log2 c + 4n` field multiplications inside
     /// [`encode`](crate::EncryptedTransform::encode) (fewer than the encoding's own
     /// `n log2 N`). The server runs only the row FFTs, two levels, on a smaller modulus.
     /// The inputs must come from this transform's own `encode`/`encrypt`: ciphertexts of
-    /// the natural order would give a wrong result, so they carry a tag of their own.
+    /// the natural order would give a wrong result. In memory they carry a layout tag of
+    /// their own, which [`apply`](crate::EncryptedTransform::apply) checks; ciphertexts read
+    /// back from bytes carry none, so a server cannot tell them apart.
     Owner,
 }
 
