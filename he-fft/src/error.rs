@@ -122,6 +122,11 @@ pub enum Error {
     /// An invariant the code relies on did not hold: a bug, worth a report.
     #[error("internal error: {0}")]
     Internal(String),
+
+    /// The caller asked the computation to stop
+    /// ([`ServerKeys::serve_until`](crate::protocol::ServerKeys::serve_until)).
+    #[error("stopped on request")]
+    Stopped,
 }
 
 impl Error {

@@ -180,8 +180,9 @@ impl Scheduler {
     }
 
     /// Cancels a job: a queued one never runs (its inputs are removed when a worker reaches
-    /// it); a running one finishes its computation (the transforms cannot be interrupted) and
-    /// its outputs are then discarded. False if the job had already ended.
+    /// it); a running one stops at its next input read ([`ServerKeys::serve_until`]: within a
+    /// component for the four-step witness map, at the end for transforms that read all their
+    /// inputs first) and its outputs are discarded. False if the job had already ended.
     pub fn cancel(&self, job: &str) -> Result<bool, ApiError> {
         let cancelled = self.store.transition(
             job,
@@ -291,6 +292,9 @@ impl Scheduler {
                     self.remove_outputs(&ticket.job);
                 }
             }
+            if let Ok(mut c) = self.cancelled.lock() {
+                c.remove(&ticket.job);
+            }
             // The inputs are not needed again (a failed job is submitted anew).
             remove_files(&self.store.job_dir(&ticket.job), ExchangeDir::input_name);
             if let Ok(mut p) = self.progress.lock() {
@@ -361,7 +365,15 @@ impl Scheduler {
                 p.insert(ticket.job.clone(), (done, total));
             }
         };
-        let run = keys.serve(&dir, &report)?;
+        let stop = || self.cancelled.lock().is_ok_and(|c| c.contains(&ticket.job));
+        let run = match keys.serve_until(&dir, &report, &stop) {
+            Err(he_fft::Error::Stopped) => {
+                tracing::info!(job = ticket.job, "job stopped: cancelled");
+                self.remove_outputs(&ticket.job);
+                return Ok(());
+            }
+            other => other?,
+        };
         // The outputs' names are durable before the job is recorded done.
         sync_dir(&dir.path(Side::Public, ""));
         let seconds = start.elapsed().as_secs_f64();

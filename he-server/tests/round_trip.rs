@@ -147,3 +147,49 @@ fn clients_at_once_each_get_their_own_results() {
         t.join().unwrap();
     }
 }
+
+/// A running witness map past one ciphertext stops at its next component once cancelled:
+/// no outputs, and the worker takes the next job.
+#[test]
+fn a_running_job_stops_when_cancelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &[]);
+    let client = server.client(ALICE);
+    let n = 1 << 15; // 32 components on the toy ring
+    let owner = Owner::for_request(Request::new(Job::WitnessMap, n).on_toy_ring());
+    let id = client.upload_key_set(&owner.parts()).unwrap();
+    let inputs: Vec<Vec<u8>> = [values(n, 1), values(n, 2)]
+        .iter()
+        .flat_map(|v| owner.inputs(v))
+        .collect();
+    let job = client.submit(&id, &inputs).unwrap();
+    let started = std::time::Instant::now();
+    while client.status(&job.job).unwrap().state == "queued" {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    client.cancel(&job.job).unwrap();
+    let cancelled_at = std::time::Instant::now();
+    let end = client.wait(&job.job, &mut |_| {});
+    assert!(
+        matches!(&end, Err(he_client::ClientError::Job { state, .. }) if state == "cancelled"),
+        "{end:?}"
+    );
+    let stopped_after = started.elapsed();
+    // The next job runs, and its result is right.
+    let fft = Owner::fft(64);
+    let fid = client.upload_key_set(&fft.parts()).unwrap();
+    let x = values(64, 3);
+    let (out, _) = client
+        .run(&fid, &fft.inputs(&x), &fft.ctx, fft.outputs())
+        .unwrap();
+    assert_eq!(
+        fft.decrypt(&out),
+        Radix2EvaluationDomain::<Fr>::new(64).unwrap().fft(&x)
+    );
+    // The next job waited for the worker only until the stopped job's current component.
+    let next_done = cancelled_at.elapsed();
+    assert!(client.result(&job.job, &owner.ctx, 64).is_err());
+    eprintln!(
+        "cancelled {stopped_after:?} after submission; the next job done {next_done:?} later"
+    );
+}

@@ -117,6 +117,19 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
     /// (`output-0.ct` on), switched down to the fewest primes the owner's decryption needs.
     /// `job` may be the directory the keys came from or another one.
     pub fn serve(&self, job: &ExchangeDir, progress: Progress<'_>) -> Result<ServeRun> {
+        self.serve_until(job, progress, &|| false)
+    }
+
+    /// [`serve`](Self::serve), ending with [`Error::Stopped`] at the next input read once
+    /// `stop()` says so. Transforms that read their inputs as they go stop within one of
+    /// their steps (the four-step witness map: before its next component, about 8 s at
+    /// `n = 2^20`); the others read everything first and then run to the end.
+    pub fn serve_until(
+        &self,
+        job: &ExchangeDir,
+        progress: Progress<'_>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<ServeRun> {
         let inputs = job;
         // Each input file is read when the transform needs it (the four-step witness map holds
         // two at a time), so a missing or oversized one is refused first, before any work; the
@@ -125,6 +138,9 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         check_input_files(inputs, &self.ctx, count)?;
         let reading_ns = std::sync::atomic::AtomicU64::new(0);
         let read = |i: usize| -> Result<helib_rs::Ctxt> {
+            if stop() {
+                return Err(Error::Stopped);
+            }
             let start = Instant::now();
             let ct = inputs
                 .read_ciphertexts(&self.pk, ExchangeDir::input_name, i..i + 1)?

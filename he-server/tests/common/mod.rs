@@ -131,7 +131,11 @@ impl Owner {
         Owner {
             request,
             context_bytes: ctx.to_bytes().unwrap(),
-            pk_bytes: pk.to_bytes_without_relinearization().unwrap(),
+            pk_bytes: if request.needs_relinearization() {
+                pk.to_bytes().unwrap()
+            } else {
+                pk.to_bytes_without_relinearization().unwrap()
+            },
             ctx,
             sk,
             pk,
