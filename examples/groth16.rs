@@ -131,7 +131,7 @@ struct Args {
     #[command(flatten)]
     shape: KeyShape,
     /// Run the witness map on the he-server at this URL (e.g. http://127.0.0.1:8700).
-    #[arg(long, requires = "token_file", conflicts_with_all = ["client_assisted", "baby_steps", "baby_step_keys"])]
+    #[arg(long, requires = "token_file", conflicts_with_all = ["baby_steps", "baby_step_keys"])]
     server: Option<String>,
     /// The file holding the server's token (the token alone).
     #[arg(long, requires = "server")]
@@ -251,7 +251,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         } else {
             he_fft::protocol::Ring::Secure
         };
-        let (session, r) = he_client::remote_witness_session::<Fr>(client.clone(), n, ring)?;
+        let (session, r) = he_client::remote_witness_session::<Fr>(client.clone(), n, ring, route)?;
         let setup = he_groth16::Setup {
             context: r.context.clone(),
             keygen: r.keygen_time,

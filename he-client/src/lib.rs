@@ -17,7 +17,8 @@
 //!
 //! # fn main() -> Result<(), he_client::ClientError> {
 //! let client = Client::with_token_file("http://127.0.0.1:8700", "target/he-server/token".as_ref())?;
-//! let (session, setup) = remote_witness_session::<ark_bn254::Fr>(client, 4096, Ring::Secure)?;
+//! let route = he_groth16::WitnessMapRoute::ServerOnly;
+//! let (session, setup) = remote_witness_session::<ark_bn254::Fr>(client, 4096, Ring::Secure, route)?;
 //! println!("key set {} uploaded in {:?}", setup.key_set, setup.upload_time);
 //! let session = std::sync::Arc::new(session);
 //! let _guard = session.enter(); // then prove with he_groth16::EncryptedReduction

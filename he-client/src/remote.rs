@@ -75,27 +75,37 @@ pub struct RemoteSetup {
     pub key_set_bytes: u64,
 }
 
-/// The owner's session for Groth16 witness maps of domain size `n` on a remote server: a
-/// context for `n` (`ring`: secure, or the insecure toy ring a test server may allow), a fresh
-/// key pair and the witness map's Galois keys, uploaded as one key set, and an
-/// [`Outsourcing`] session whose server is a [`RemoteWitnessServer`].
+/// The owner's session for Groth16 witness maps of domain size `n` on a remote server by
+/// `route`: a context for `n` (`ring`: secure, or the insecure toy ring a test server may
+/// allow), a fresh key pair and the witness map's Galois keys (none on the client-assisted
+/// route), uploaded as one key set, and an [`Outsourcing`] session whose server is a
+/// [`RemoteWitnessServer`].
 ///
-/// The key set's request names the plan's chains this machine's default takes
-/// ([`he_fft::witness_map_chains`]), so the server builds the plan an in-process run would
-/// build here (and needs exactly these keys), whatever its own thread count.
+/// On the server-only route the key set's request names the plan's chains this machine's
+/// default takes ([`he_fft::witness_map_chains`]), so the server builds the plan an
+/// in-process run would build here (and needs exactly these keys), whatever its own thread
+/// count.
 pub fn remote_witness_session<F: FftField + PrimeField>(
     client: Client,
     n: usize,
     ring: Ring,
+    route: WitnessMapRoute,
 ) -> Result<(Outsourcing<F>, RemoteSetup), ClientError> {
+    let job = match route {
+        WitnessMapRoute::ServerOnly => Job::WitnessMap,
+        WitnessMapRoute::ClientAssisted => Job::ClientAssistedWitnessMap,
+    };
     let unpinned = Request {
         ring,
-        ..Request::new(Job::WitnessMap, n)
+        ..Request::new(job, n)
     };
     let ctx = unpinned.context::<F>()?;
-    let request = Request {
-        chains: Some(he_fft::witness_map_chains(&ctx, n).clamp(1, 64)),
-        ..unpinned
+    let request = match route {
+        WitnessMapRoute::ServerOnly => Request {
+            chains: Some(he_fft::witness_map_chains(&ctx, n).clamp(1, 64)),
+            ..unpinned
+        },
+        WitnessMapRoute::ClientAssisted => unpinned,
     };
     let options = request.options(DiagonalCache::Never);
     let map = request.transform::<F>(&ctx, DiagonalCache::Never)?;
@@ -104,11 +114,15 @@ pub fn remote_witness_session<F: FftField + PrimeField>(
     let pk = PubKey::generate(&sk)?;
     let keygen_time = start.elapsed();
     let start = Instant::now();
-    let gk = GaloisKeys::generate(&sk, &map.galois_steps())?;
+    let steps = map.galois_steps();
+    let (keys, galois_keys, galois_key_memory) = if steps.max_keys() == 0 {
+        (Vec::new(), 0, 0)
+    } else {
+        let gk = GaloisKeys::generate(&sk, &steps)?;
+        (gk.to_bytes()?, gk.elements().len(), gk.size_bytes())
+    };
     let galois_keygen_time = start.elapsed();
-    let (galois_keys, galois_key_memory) = (gk.elements().len(), gk.size_bytes());
-    let (context_bytes, pk_bytes, keys) = (ctx.to_bytes()?, pk.to_bytes()?, gk.to_bytes()?);
-    drop(gk);
+    let (context_bytes, pk_bytes) = (ctx.to_bytes()?, pk.to_bytes()?);
     let parts = KeySetParts {
         request,
         context: &context_bytes,
@@ -133,13 +147,6 @@ pub fn remote_witness_session<F: FftField + PrimeField>(
         key_set_bytes: parts.len(),
     };
     let server = RemoteWitnessServer::new(client, key_set, ctx, outputs);
-    let session = Outsourcing::with_options(
-        sk,
-        pk,
-        Box::new(server),
-        n,
-        WitnessMapRoute::ServerOnly,
-        &options,
-    )?;
+    let session = Outsourcing::with_options(sk, pk, Box::new(server), n, route, &options)?;
     Ok((session, setup))
 }

@@ -15,7 +15,7 @@ use common::{values, Owner, Server, ALICE};
 use he_client::remote_witness_session;
 use he_fft::protocol::{Domain, Job, KeyKind, Request, Ring};
 use he_fft::{Direction, Route};
-use he_groth16::{CubicChain, EncryptedReduction};
+use he_groth16::{CubicChain, EncryptedReduction, WitnessMapRoute};
 
 #[test]
 fn an_fft_round_trip_equals_ark_and_the_key_set_is_stored_once() {
@@ -90,7 +90,7 @@ fn every_route_round_trips_against_ark() {
                     Direction::Inverse => d.ifft(&x),
                 }
             }
-            (Job::WitnessMap, _) => unreachable!(),
+            (Job::WitnessMap | Job::ClientAssistedWitnessMap, _) => unreachable!(),
         };
         assert_eq!(owner.decrypt(&out), expected, "{request}");
     }
@@ -103,21 +103,32 @@ fn a_groth16_proof_with_the_witness_map_on_the_server_verifies() {
     let mut rng = StdRng::seed_from_u64(7);
     let circuit = CubicChain::<Fr>::random(60, &mut rng);
     let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
-    let (session, setup) =
-        remote_witness_session::<Fr>(server.client(ALICE), circuit.domain_size(), Ring::Toy)
-            .unwrap();
-    assert!(setup.key_set_bytes > 0);
-    let session = Arc::new(session);
-    for _ in 0..2 {
-        let proof = {
-            let _guard = session.enter();
-            Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap()
-        };
-        assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
+    // Both routes: the server interpolating, or the owner (no Galois keys then).
+    for route in [WitnessMapRoute::ServerOnly, WitnessMapRoute::ClientAssisted] {
+        let (session, setup) = remote_witness_session::<Fr>(
+            server.client(ALICE),
+            circuit.domain_size(),
+            Ring::Toy,
+            route,
+        )
+        .unwrap();
+        assert!(setup.key_set_bytes > 0);
+        assert_eq!(
+            setup.galois_keys == 0,
+            route == WitnessMapRoute::ClientAssisted
+        );
+        let session = Arc::new(session);
+        for _ in 0..2 {
+            let proof = {
+                let _guard = session.enter();
+                Groth16::<Bn254, EncryptedReduction>::prove(&pk, circuit.clone(), &mut rng).unwrap()
+            };
+            assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
+        }
+        let report = session.report();
+        assert_eq!(report.calls, 2, "{route:?}");
+        assert!(report.download_bytes > 0);
     }
-    let report = session.report();
-    assert_eq!(report.calls, 2);
-    assert!(report.download_bytes > 0);
 }
 
 /// Several clients of two tenants at once, on two workers: every result right.

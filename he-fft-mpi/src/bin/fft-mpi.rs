@@ -250,9 +250,9 @@ impl Transform {
                 direction,
                 &options,
             )?)),
-            Job::CosetChange => {
+            Job::CosetChange | Job::ClientAssistedWitnessMap => {
                 return Err(he_fft::Error::Internal(
-                    "a coset change passed the route check".into(),
+                    "a job fft-mpi does not run passed its check".into(),
                 ))
             }
         })

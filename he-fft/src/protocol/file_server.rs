@@ -47,7 +47,7 @@ impl ServePolicy {
             Job::Fft { .. } | Job::CosetChange if !self.serve_fft => {
                 return refuse("this server runs no FFTs".into())
             }
-            Job::WitnessMap if !self.serve_witness_map => {
+            Job::WitnessMap | Job::ClientAssistedWitnessMap if !self.serve_witness_map => {
                 return refuse("this server runs no witness maps".into())
             }
             _ => {}

@@ -11,8 +11,9 @@ use helib_rs::Context;
 use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
 use crate::{
-    witness_map_ciphertext_bits, witness_map_context, witness_map_for, CosetChange, DiagonalCache,
-    Direction, EncryptedTransform, Fft, FftOptions, PlanOptions, Route, MAX_FFT_SIZE,
+    witness_map_ciphertext_bits, witness_map_context, witness_map_for, ClientAssistedWitnessMap,
+    CosetChange, DiagonalCache, Direction, EncryptedTransform, Fft, FftOptions, PlanOptions, Route,
+    MAX_FFT_SIZE,
 };
 
 /// The ring degree of [`Ring::Toy`].
@@ -41,6 +42,10 @@ pub enum Job {
     /// Groth16's witness map on the subgroup of the request's size (the server-only route
     /// [`witness_map_for`] picks): `a`'s ciphertexts, then `b`'s, in; `h` out.
     WitnessMap,
+    /// Groth16's witness map with the owner's interpolation
+    /// ([`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap)): the owner runs the two
+    /// inverse FFTs in the clear, the server multiplies once, with no Galois keys (`n <= N/2`).
+    ClientAssistedWitnessMap,
     /// Evaluations on the subgroup `H` to evaluations on its coset `g H` (`g` the field's
     /// generator, as ark-groth16 takes it): [`CosetChange`], one product with a circulant
     /// matrix, sizes up to 32768.
@@ -156,7 +161,7 @@ impl Request {
     /// Whether the server's ciphertexts are multiplied with each other, so the public key
     /// must carry its relinearization key (the witness map); an FFT's need not.
     pub fn needs_relinearization(&self) -> bool {
-        self.job == Job::WitnessMap
+        matches!(self.job, Job::WitnessMap | Job::ClientAssistedWitnessMap)
     }
 
     /// The BSGS options the request fixes, with the server's own choice of `cache` (which
@@ -182,6 +187,9 @@ impl Request {
                         route.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
                     }
                     Job::WitnessMap => witness_map_ciphertext_bits::<F>(TOY_RING_DEGREE, self.size),
+                    Job::ClientAssistedWitnessMap => {
+                        ClientAssistedWitnessMap::<F>::ciphertext_bits(TOY_RING_DEGREE)
+                    }
                     Job::CosetChange => {
                         Route::OneProduct.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
                     }
@@ -199,6 +207,9 @@ impl Request {
             }
             (Ring::Secure, Job::Fft { route, .. }) => route.context::<F>(self.size),
             (Ring::Secure, Job::WitnessMap) => witness_map_context::<F>(self.size),
+            (Ring::Secure, Job::ClientAssistedWitnessMap) => {
+                ClientAssistedWitnessMap::<F>::secure_context(self.size)
+            }
             (Ring::Secure, Job::CosetChange) => CosetChange::<F>::secure_context(self.size),
         }
     }
@@ -225,6 +236,9 @@ impl Request {
                 Box::new(Fft::new(route, ctx, &domain, direction, &options)?)
             }
             Job::WitnessMap => witness_map_for::<F>(ctx, self.size, &options)?,
+            Job::ClientAssistedWitnessMap => {
+                Box::new(ClientAssistedWitnessMap::new(ctx, self.size)?)
+            }
             Job::CosetChange => Box::new(CosetChange::new(ctx, &h, &coset()?, &options)?),
         })
     }
@@ -279,6 +293,7 @@ impl fmt::Display for Request {
                 write!(f, "job=fft direction={direction} route={route}")?
             }
             Job::WitnessMap => write!(f, "job=witness-map")?,
+            Job::ClientAssistedWitnessMap => write!(f, "job=client-assisted-witness-map")?,
             Job::CosetChange => write!(f, "job=coset-change")?,
         }
         if self.domain == Domain::Coset {
@@ -347,6 +362,7 @@ impl FromStr for Request {
                 Job::Fft { direction, route }
             }
             Some("witness-map") => Job::WitnessMap,
+            Some("client-assisted-witness-map") => Job::ClientAssistedWitnessMap,
             Some("coset-change") => Job::CosetChange,
             Some(other) => return Err(bad(format!("unknown job {other:?}"))),
             None => return Err(bad("no job=".into())),
@@ -434,6 +450,12 @@ mod tests {
             "job=fft direction=forward route=two-stages domain=coset size=4096"
         );
         assert_eq!(c.to_string().parse::<Request>().unwrap(), c);
+        let assisted = Request::new(Job::ClientAssistedWitnessMap, 1024);
+        assert_eq!(
+            assisted.to_string(),
+            "job=client-assisted-witness-map size=1024"
+        );
+        assert_eq!(assisted.to_string().parse::<Request>().unwrap(), assisted);
         let change = Request::new(Job::CosetChange, 256);
         assert_eq!(change.to_string(), "job=coset-change size=256");
         assert_eq!(change.to_string().parse::<Request>().unwrap(), change);
