@@ -208,14 +208,23 @@ fn a_zero_is_loaded_once_per_process() {
     assert!(EncryptionPool::from_bytes(&pk, &pool_bytes(&[zeros[1]])).is_err());
 }
 
+/// A directory removed when dropped (std only: this test binary also runs under the
+/// sanitizers, whose runtime must come first among the libraries it loads).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A pool file's path in a fresh directory, removed with the returned guard.
-fn temp_path(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("helib-pool-{tag}-"))
-        .tempdir()
-        .unwrap();
-    let path = dir.path().join("pool.bin");
-    (dir, path)
+fn temp_path(tag: &str) -> (TempDir, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("helib-pool-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pool.bin");
+    (TempDir(dir), path)
 }
 
 #[test]
