@@ -29,5 +29,5 @@
 mod client;
 mod remote;
 
-pub use client::{Client, ClientError, JobStatus, Transfer};
+pub use client::{Client, ClientError, JobStatus, Progress, Transfer};
 pub use remote::{remote_witness_session, RemoteSetup, RemoteWitnessServer};

@@ -57,7 +57,6 @@ pub struct Scheduler {
     max_queue: usize,
     /// Jobs admitted and not yet taken by a worker (being received, or queued).
     waiting: AtomicUsize,
-    running: Mutex<HashSet<String>>,
     progress: Mutex<HashMap<String, (usize, usize)>>,
     cancelled: Mutex<HashSet<String>>,
     loaded: Mutex<HashMap<KeyName, Loaded>>,
@@ -109,7 +108,6 @@ impl Scheduler {
             queued: Condvar::new(),
             max_queue,
             waiting: AtomicUsize::new(0),
-            running: Mutex::new(HashSet::new()),
             progress: Mutex::new(HashMap::new()),
             cancelled: Mutex::new(HashSet::new()),
             loaded: Mutex::new(HashMap::new()),
@@ -275,9 +273,6 @@ impl Scheduler {
                 .lock()
                 .is_ok_and(|mut c| c.remove(&ticket.job));
             if !was_cancelled {
-                if let Ok(mut r) = self.running.lock() {
-                    r.insert(ticket.job.clone());
-                }
                 // A panic in the transform fails its job, not the worker.
                 let outcome = catch_unwind(AssertUnwindSafe(|| self.run(&ticket)))
                     .unwrap_or_else(|_| Err(ApiError::internal("the job's computation panicked")));
@@ -299,9 +294,6 @@ impl Scheduler {
             remove_files(&self.store.job_dir(&ticket.job), ExchangeDir::input_name);
             if let Ok(mut p) = self.progress.lock() {
                 p.remove(&ticket.job);
-            }
-            if let Ok(mut r) = self.running.lock() {
-                r.remove(&ticket.job);
             }
             self.ended.notify_waiters();
         }

@@ -130,19 +130,18 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         progress: Progress<'_>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<ServeRun> {
-        let inputs = job;
         // Each input file is read when the transform needs it (the four-step witness map holds
         // two at a time), so a missing or oversized one is refused first, before any work; the
         // reads count as loading, not as the run (they come one at a time).
         let count = self.transform.info().total_input_ciphertexts();
-        check_input_files(inputs, &self.ctx, count)?;
+        check_input_files(job, &self.ctx, count)?;
         let reading_ns = std::sync::atomic::AtomicU64::new(0);
         let read = |i: usize| -> Result<helib_rs::Ctxt> {
             if stop() {
                 return Err(Error::Stopped);
             }
             let start = Instant::now();
-            let ct = inputs
+            let ct = job
                 .read_ciphertexts(&self.pk, ExchangeDir::input_name, i..i + 1)?
                 .pop()
                 .ok_or_else(|| Error::Internal("an input file read as nothing".into()))?;
@@ -161,7 +160,7 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
             ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
             let bytes = ct.to_bytes()?;
             download_bytes += bytes.len() as u64;
-            inputs.write(Side::Public, &ExchangeDir::output_name(i), &bytes)?;
+            job.write(Side::Public, &ExchangeDir::output_name(i), &bytes)?;
         }
         Ok(ServeRun {
             read_time,
