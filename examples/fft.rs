@@ -310,6 +310,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
                 context: &ctx.to_bytes()?,
                 public_key: &public_key,
                 keys: &galois_key_bytes,
+                matrix: &[],
             };
             serve_remote(
                 client,

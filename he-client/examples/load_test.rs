@@ -247,6 +247,7 @@ impl Owner {
             context: &self.bytes[0],
             public_key: &self.bytes[1],
             keys: &self.bytes[2],
+            matrix: &[],
         }
     }
 }

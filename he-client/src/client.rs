@@ -36,6 +36,9 @@ pub enum ClientError {
         /// Why.
         message: String,
     },
+    /// The owner's check refused a result: not the computation asked for.
+    #[error("the result was rejected: {0}")]
+    Rejected(he_fft::Error),
     /// The token file, or an argument, is unusable.
     #[error("{0}")]
     Invalid(String),

@@ -10,6 +10,9 @@
 //!   [`remote_witness_session`] the whole set-up: keys made here, the key set uploaded, an
 //!   [`Outsourcing`](he_groth16::Outsourcing) session whose witness maps run remotely, so that
 //!   `Groth16::<E, EncryptedReduction>::prove` runs unchanged, with the owner's `O(n)` check.
+//! - [`RemoteTransform`] is an FFT (any route, either direction, subgroup or coset), coset
+//!   change or product by a matrix of the owner's choosing on a remote server: keys made and
+//!   uploaded once, then each result decrypted and checked here.
 //!
 //! ```no_run
 //! use he_client::{remote_witness_session, Client};
@@ -28,6 +31,8 @@
 
 mod client;
 mod remote;
+mod remote_transform;
 
 pub use client::{Client, ClientError, JobStatus, Progress, Transfer};
 pub use remote::{remote_witness_session, RemoteSetup, RemoteWitnessServer};
+pub use remote_transform::RemoteTransform;

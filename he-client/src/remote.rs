@@ -128,6 +128,7 @@ pub fn remote_witness_session<F: FftField + PrimeField>(
         context: &context_bytes,
         public_key: &pk_bytes,
         keys: &keys,
+        matrix: &[],
     };
     let start = Instant::now();
     let key_set = client.upload_key_set(&parts)?;

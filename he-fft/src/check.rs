@@ -34,7 +34,7 @@ use ark_ff::{batch_inversion, FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
 use crate::error::{Error, Result};
-use crate::Direction;
+use crate::{Direction, Matrix};
 
 /// Checks that `output` is the transform `direction` of `input` on `domain` (a subgroup or a
 /// coset, as ark-poly's [`EvaluationDomain::fft`] / [`EvaluationDomain::ifft`] compute it).
@@ -102,6 +102,93 @@ pub fn quotient<F: FftField + PrimeField>(
     }
 }
 
+/// Checks that `output` (values on `coset`) and `input` (values on `subgroup`, of the same
+/// size) are one polynomial's: what [`CosetChange`](crate::CosetChange) computes. Both
+/// interpolants are evaluated at one random point, `O(n)`.
+pub fn coset_change<F: FftField + PrimeField>(
+    subgroup: &Radix2EvaluationDomain<F>,
+    coset: &Radix2EvaluationDomain<F>,
+    input: &[F],
+    output: &[F],
+) -> Result<()> {
+    let n = subgroup.size();
+    expect_len("input", input.len(), n)?;
+    expect_len("output", output.len(), coset.size())?;
+    let r = loop {
+        let r = challenge(subgroup)?;
+        if !coset.evaluate_vanishing_polynomial(r).is_zero() {
+            break r;
+        }
+    };
+    if Barycentric::new(subgroup, r).interpolate(input)
+        == Barycentric::new(coset, r).interpolate(output)
+    {
+        Ok(())
+    } else {
+        Err(Error::ResultRejected(format!(
+            "the {n} values on the coset are not the input's polynomial's"
+        )))
+    }
+}
+
+/// Freivalds' check of products by one matrix `M` (`m x n`): a secret random `r` of `m`
+/// values drawn once, `u = M^T r` computed once (`O(mn)`, one plain product's work), then
+/// each claimed `y = M x` checked as `r . y == u . x` in `O(m + n)`.
+///
+/// A wrong `y` passes with probability at most `1/p` per check, as long as the server does
+/// not learn `r` or which checks passed (it never sees either: `r` stays here).
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::{check::MatrixCheck, Matrix};
+///
+/// let m = Matrix::from_rows(vec![[1u64, 2].map(Fr::from).to_vec(), [3u64, 4].map(Fr::from).to_vec()])?;
+/// let check = MatrixCheck::new(&m)?;
+/// let x = [5u64, 6].map(Fr::from);
+/// assert!(check.check(&x, &[17u64, 39].map(Fr::from)).is_ok());
+/// assert!(check.check(&x, &[17u64, 40].map(Fr::from)).is_err());
+/// # Ok::<(), he_fft::Error>(())
+/// ```
+pub struct MatrixCheck<F> {
+    r: Vec<F>,
+    u: Vec<F>,
+}
+
+impl<F: FftField + PrimeField> MatrixCheck<F> {
+    /// Draws `r` from the OS CSPRNG and computes `u = M^T r`.
+    pub fn new(matrix: &Matrix<F>) -> Result<Self> {
+        let (rows, columns) = matrix.shape();
+        let r = (0..rows)
+            .map(|_| random_element())
+            .collect::<Result<Vec<F>>>()?;
+        let mut u = vec![F::zero(); columns];
+        for (i, &ri) in r.iter().enumerate() {
+            for (j, uj) in u.iter_mut().enumerate() {
+                *uj += ri * matrix.entry(i, j).unwrap_or_default();
+            }
+        }
+        Ok(MatrixCheck { r, u })
+    }
+
+    /// Checks that `y` is `M x`: [`Error::ResultRejected`] if not (with probability at least
+    /// `1 - 1/p`), [`Error::WrongLength`] for vectors not of the matrix's shape.
+    pub fn check(&self, x: &[F], y: &[F]) -> Result<()> {
+        expect_len("input", x.len(), self.u.len())?;
+        expect_len("output", y.len(), self.r.len())?;
+        let dot = |a: &[F], b: &[F]| a.iter().zip(b).map(|(p, q)| *p * q).sum::<F>();
+        if dot(&self.r, y) == dot(&self.u, x) {
+            Ok(())
+        } else {
+            Err(Error::ResultRejected(format!(
+                "the {} values are not the {} x {} matrix times the input",
+                y.len(),
+                self.r.len(),
+                self.u.len()
+            )))
+        }
+    }
+}
+
 fn expect_len(name: &str, len: usize, n: usize) -> Result<()> {
     if len == n {
         Ok(())
@@ -114,14 +201,19 @@ fn expect_len(name: &str, len: usize, n: usize) -> Result<()> {
 /// from the OS CSPRNG: 64 bytes reduced mod p, so the bias is below 2^-250.
 fn challenge<F: FftField + PrimeField>(domain: &Radix2EvaluationDomain<F>) -> Result<F> {
     loop {
-        let mut bytes = [0u8; 64];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| Error::Internal(format!("the OS random number generator failed: {e}")))?;
-        let r = F::from_le_bytes_mod_order(&bytes);
+        let r = random_element()?;
         if !domain.evaluate_vanishing_polynomial(r).is_zero() {
             return Ok(r);
         }
     }
+}
+
+/// A uniform element of `F` from the OS CSPRNG (64 bytes reduced mod p).
+fn random_element<F: PrimeField>() -> Result<F> {
+    let mut bytes = [0u8; 64];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Error::Internal(format!("the OS random number generator failed: {e}")))?;
+    Ok(F::from_le_bytes_mod_order(&bytes))
 }
 
 /// `sum_i coeffs[i] r^i`.

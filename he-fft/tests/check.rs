@@ -108,3 +108,55 @@ fn bigp_he_reference_quotient(a: &[Fr], b: &[Fr], c: &[Fr]) -> Vec<Fr> {
     let q: Vec<Fr> = (0..n).map(|i| (a[i] * b[i] - c[i]) * z_inv).collect();
     coset.ifft(&q)
 }
+
+#[test]
+fn coset_change_check_accepts_arkworks_and_rejects_every_single_change() {
+    for n in [2, 16, 128] {
+        let h = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let gh = h.get_coset(Fr::GENERATOR).unwrap();
+        let x = random(n, 7 + n as u64);
+        let y = gh.fft(&h.ifft(&x));
+        check::coset_change(&h, &gh, &x, &y).expect("arkworks' own result");
+        for k in 0..n {
+            let mut bad = y.clone();
+            bad[k] -= Fr::from(3u64);
+            assert!(matches!(
+                check::coset_change(&h, &gh, &x, &bad),
+                Err(Error::ResultRejected(_))
+            ));
+        }
+        // The subgroup's own values are not the coset's.
+        assert!(check::coset_change(&h, &gh, &x, &x).is_err());
+        assert!(matches!(
+            check::coset_change(&h, &gh, &x, &y[1..]),
+            Err(Error::WrongLength { .. })
+        ));
+    }
+}
+
+#[test]
+fn matrix_check_accepts_the_product_and_rejects_every_single_change() {
+    for (rows, columns) in [(1, 1), (3, 5), (17, 4)] {
+        let entries: Vec<Vec<Fr>> = (0..rows).map(|r| random(columns, r as u64)).collect();
+        let m = he_fft::Matrix::from_rows(entries.clone()).unwrap();
+        let check = check::MatrixCheck::new(&m).unwrap();
+        let x = random(columns, 99);
+        let y: Vec<Fr> = entries
+            .iter()
+            .map(|row| row.iter().zip(&x).map(|(a, b)| *a * b).sum())
+            .collect();
+        check.check(&x, &y).expect("the plain product");
+        for k in 0..rows {
+            let mut bad = y.clone();
+            bad[k] += Fr::from(1u64);
+            assert!(matches!(
+                check.check(&x, &bad),
+                Err(Error::ResultRejected(_))
+            ));
+        }
+        assert!(matches!(
+            check.check(&x[1..], &y),
+            Err(Error::WrongLength { .. })
+        ));
+    }
+}

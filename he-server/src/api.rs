@@ -17,7 +17,6 @@ use he_fft::protocol::{
     key_set_request, max_ciphertexts_len, max_key_set_len, read_ciphertexts_into, read_key_set,
     ExchangeDir, KeyKind, Request, ServePolicy, ServerKeys, Side, KEY_SET_PREFIX_MAX,
 };
-use he_fft::DiagonalCache;
 use helib_rs::Ctxt;
 use serde::Serialize;
 
@@ -322,9 +321,7 @@ fn checking_memory(request: &Request, bytes: u64) -> Result<u64, ApiError> {
         return Ok(2 * bytes);
     }
     let ctx = request.context::<Fr>()?;
-    let steps = request
-        .transform::<Fr>(&ctx, DiagonalCache::Never)?
-        .galois_steps();
+    let (_, steps) = request.outline::<Fr>(&ctx)?;
     let derived = 2 * ctx
         .max_serialized_len(helib_rs::ObjectKind::GaloisKeys(steps.max_keys()))
         .map_err(he_fft::Error::from)?;
@@ -532,7 +529,7 @@ async fn admit_job<'a>(
             state.policy.check(&request)?;
             tokio::task::block_in_place(|| {
                 let ctx = request.context::<Fr>()?;
-                let info = request.transform::<Fr>(&ctx, DiagonalCache::Never)?.info();
+                let (info, _) = request.outline::<Fr>(&ctx)?;
                 Ok::<_, he_fft::Error>((ctx, info))
             })?
         }

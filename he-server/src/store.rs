@@ -231,6 +231,22 @@ impl Store {
             .map_err(|_| ApiError::internal("the database lock was poisoned"))
     }
 
+    /// Runs `f` on the connection. A write waits for its fsync (`synchronous = FULL`) and any
+    /// call may wait for the lock: on an async worker thread the runtime first hands that
+    /// thread's other tasks to another, so no connection stalls behind the disk.
+    fn with_db<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, ApiError> {
+        let run = || -> Result<T, ApiError> { Ok(f(&*self.lock()?)?) };
+        match tokio::runtime::Handle::try_current() {
+            Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(run)
+            }
+            _ => run(),
+        }
+    }
+
     /// The folder of a key set (its exchange root: files under `public/`).
     pub fn key_set_dir(&self, tenant: &str, id: &str) -> PathBuf {
         self.root.join("key-sets").join(tenant).join(id)
@@ -250,44 +266,45 @@ impl Store {
 
     /// The key set `id` of `tenant`, if stored.
     pub fn key_set(&self, tenant: &str, id: &str) -> Result<Option<KeySetRow>, ApiError> {
-        Ok(self
-            .lock()?
-            .query_row(
+        self.with_db(|db| {
+            db.query_row(
                 "SELECT id, request, bytes, memory_bytes, created FROM key_sets \
                  WHERE tenant = ?1 AND id = ?2",
                 params![tenant, id],
                 key_set_row,
             )
-            .optional()?)
+            .optional()
+        })
     }
 
     /// Every key set of `tenant`, oldest first.
     pub fn key_sets(&self, tenant: &str) -> Result<Vec<KeySetRow>, ApiError> {
-        let db = self.lock()?;
-        let mut rows = db.prepare(
-            "SELECT id, request, bytes, memory_bytes, created FROM key_sets \
-             WHERE tenant = ?1 ORDER BY created, id",
-        )?;
-        let out = rows
+        self.with_db(|db| {
+            db.prepare(
+                "SELECT id, request, bytes, memory_bytes, created FROM key_sets \
+                 WHERE tenant = ?1 ORDER BY created, id",
+            )?
             .query_map(params![tenant], key_set_row)?
-            .collect::<Result<_, _>>()?;
-        Ok(out)
+            .collect()
+        })
     }
 
     /// Records a key set whose folder is complete; false if it was already recorded.
     pub fn insert_key_set(&self, tenant: &str, row: &KeySetRow) -> Result<bool, ApiError> {
-        let changed = self.lock()?.execute(
-            "INSERT OR IGNORE INTO key_sets (tenant, id, request, bytes, memory_bytes, created) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                tenant,
-                row.id,
-                row.request,
-                row.bytes as i64,
-                row.memory_bytes as i64,
-                row.created as i64
-            ],
-        )?;
+        let changed = self.with_db(|db| {
+            db.execute(
+                "INSERT OR IGNORE INTO key_sets (tenant, id, request, bytes, memory_bytes, \
+                 created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    tenant,
+                    row.id,
+                    row.request,
+                    row.bytes as i64,
+                    row.memory_bytes as i64,
+                    row.created as i64
+                ],
+            )
+        })?;
         Ok(changed == 1)
     }
 
@@ -298,32 +315,34 @@ impl Store {
         row: &JobRow,
         idempotency_key: Option<&str>,
     ) -> Result<(), ApiError> {
-        self.lock()?.execute(
-            "INSERT INTO jobs (id, tenant, key_set, state, idempotency_key, created, memory_bytes) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                row.id,
-                tenant,
-                row.key_set,
-                row.state.as_str(),
-                idempotency_key,
-                row.created as i64,
-                row.memory_bytes as i64
-            ],
-        )?;
+        self.with_db(|db| {
+            db.execute(
+                "INSERT INTO jobs (id, tenant, key_set, state, idempotency_key, created, \
+                 memory_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    row.id,
+                    tenant,
+                    row.key_set,
+                    row.state.as_str(),
+                    idempotency_key,
+                    row.created as i64,
+                    row.memory_bytes as i64
+                ],
+            )
+        })?;
         Ok(())
     }
 
     /// The job `id` of `tenant`, if any.
     pub fn job(&self, tenant: &str, id: &str) -> Result<Option<JobRow>, ApiError> {
-        Ok(self
-            .lock()?
-            .query_row(
+        self.with_db(|db| {
+            db.query_row(
                 &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE tenant = ?1 AND id = ?2"),
                 params![tenant, id],
                 job_row,
             )
-            .optional()?)
+            .optional()
+        })
     }
 
     /// The job `tenant` submitted with `key`, if any.
@@ -332,28 +351,28 @@ impl Store {
         tenant: &str,
         key: &str,
     ) -> Result<Option<JobRow>, ApiError> {
-        Ok(self
-            .lock()?
-            .query_row(
+        self.with_db(|db| {
+            db.query_row(
                 &format!(
                     "SELECT {JOB_COLUMNS} FROM jobs WHERE tenant = ?1 AND idempotency_key = ?2"
                 ),
                 params![tenant, key],
                 job_row,
             )
-            .optional()?)
+            .optional()
+        })
     }
 
     /// The most recent `limit` jobs of `tenant`, newest first.
     pub fn jobs(&self, tenant: &str, limit: usize) -> Result<Vec<JobRow>, ApiError> {
-        let db = self.lock()?;
-        let mut rows = db.prepare(&format!(
-            "SELECT {JOB_COLUMNS} FROM jobs WHERE tenant = ?1 ORDER BY created DESC, id LIMIT ?2"
-        ))?;
-        let out = rows
+        self.with_db(|db| {
+            db.prepare(&format!(
+                "SELECT {JOB_COLUMNS} FROM jobs WHERE tenant = ?1 ORDER BY created DESC, id \
+                 LIMIT ?2"
+            ))?
             .query_map(params![tenant, limit as i64], job_row)?
-            .collect::<Result<_, _>>()?;
-        Ok(out)
+            .collect()
+        })
     }
 
     /// Moves job `id` from `from` to `to` (with `error` for a failure); false if it was not
@@ -365,31 +384,34 @@ impl Store {
         to: JobState,
         error: Option<&str>,
     ) -> Result<bool, ApiError> {
-        let db = self.lock()?;
-        let current: Option<String> = db
-            .query_row("SELECT state FROM jobs WHERE id = ?1", params![id], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        match current {
-            Some(s) if from.contains(&JobState::parse(&s)) => {
-                db.execute(
-                    "UPDATE jobs SET state = ?2, error = ?3 WHERE id = ?1",
-                    params![id, to.as_str(), error],
-                )?;
-                Ok(true)
+        self.with_db(|db| {
+            let current: Option<String> = db
+                .query_row("SELECT state FROM jobs WHERE id = ?1", params![id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            match current {
+                Some(s) if from.contains(&JobState::parse(&s)) => {
+                    db.execute(
+                        "UPDATE jobs SET state = ?2, error = ?3 WHERE id = ?1",
+                        params![id, to.as_str(), error],
+                    )?;
+                    Ok(true)
+                }
+                _ => Ok(false),
             }
-            _ => Ok(false),
-        }
+        })
     }
 
     /// Forgets a finished job of `tenant`.
     pub fn delete_job(&self, tenant: &str, id: &str) -> Result<(), ApiError> {
-        self.lock()?.execute(
-            "DELETE FROM jobs WHERE tenant = ?1 AND id = ?2 \
-             AND state IN ('done', 'failed', 'cancelled')",
-            params![tenant, id],
-        )?;
+        self.with_db(|db| {
+            db.execute(
+                "DELETE FROM jobs WHERE tenant = ?1 AND id = ?2 \
+                 AND state IN ('done', 'failed', 'cancelled')",
+                params![tenant, id],
+            )
+        })?;
         Ok(())
     }
 
@@ -401,11 +423,13 @@ impl Store {
         output_bytes: u64,
         server_s: f64,
     ) -> Result<bool, ApiError> {
-        let changed = self.lock()?.execute(
-            "UPDATE jobs SET state = 'done', outputs = ?2, output_bytes = ?3, server_s = ?4 \
-             WHERE id = ?1 AND state = 'running'",
-            params![id, outputs as i64, output_bytes as i64, server_s],
-        )?;
+        let changed = self.with_db(|db| {
+            db.execute(
+                "UPDATE jobs SET state = 'done', outputs = ?2, output_bytes = ?3, server_s = ?4 \
+                 WHERE id = ?1 AND state = 'running'",
+                params![id, outputs as i64, output_bytes as i64, server_s],
+            )
+        })?;
         Ok(changed == 1)
     }
 }

@@ -152,6 +152,49 @@ fn malformed_foreign_and_oversized_bodies_are_refused_with_a_reason() {
     };
     let (s, m) = put(&foreign_keys.id(), body_of(&foreign_keys));
     assert!(s == 422 && m.contains("another secret key"), "{s} {m}");
+    // Keys of the right secret key that lack a rotation the transform uses.
+    let one_key = helib_rs::GaloisKeys::generate(&owner.sk, &helib_rs::GaloisSteps::new().step(1))
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    let too_few = KeySetParts {
+        keys: &one_key,
+        ..parts
+    };
+    let (s, m) = put(&too_few.id(), body_of(&too_few));
+    assert!(
+        s == 422 && m.contains("no Galois key for the rotation"),
+        "{s} {m}"
+    );
+    // Matrices: one entry short of the request's shape, an entry that is no field element,
+    // and a matrix sent with an FFT's key set.
+    let product = Owner::matrix_product(
+        he_fft::Matrix::from_fn_with_shape(3, 5, |r, c| ark_bn254::Fr::from((r + c) as u64))
+            .unwrap(),
+    );
+    let short = KeySetParts {
+        matrix: &product.matrix[32..],
+        ..product.parts()
+    };
+    let (s, m) = put(&short.id(), body_of(&short));
+    assert!(
+        s == 400 && m.contains("not the 480 its shape does"),
+        "{s} {m}"
+    );
+    let mut bad_entry = product.matrix.clone();
+    bad_entry[64..96].fill(0xff);
+    let foreign_entry = KeySetParts {
+        matrix: &bad_entry,
+        ..product.parts()
+    };
+    let (s, m) = put(&foreign_entry.id(), body_of(&foreign_entry));
+    assert!(s == 400 && m.contains("entry (0, 2)"), "{s} {m}");
+    let fft_with_matrix = KeySetParts {
+        matrix: &product.matrix,
+        ..parts
+    };
+    let (s, m) = put(&fft_with_matrix.id(), body_of(&fft_with_matrix));
+    assert!(s == 400 && m.contains("bytes follow"), "{s} {m}");
     // None of them left anything.
     assert!(server.client(ALICE).key_sets().unwrap().is_empty());
 

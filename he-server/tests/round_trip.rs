@@ -12,9 +12,9 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_snark::SNARK;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use common::{values, Owner, Server, ALICE};
-use he_client::remote_witness_session;
+use he_client::{remote_witness_session, ClientError, RemoteTransform};
 use he_fft::protocol::{Domain, Job, KeyKind, Request, Ring};
-use he_fft::{Direction, Route};
+use he_fft::{Direction, Matrix, Route};
 use he_groth16::{CubicChain, EncryptedReduction, WitnessMapRoute};
 
 #[test]
@@ -90,10 +90,104 @@ fn every_route_round_trips_against_ark() {
                     Direction::Inverse => d.ifft(&x),
                 }
             }
-            (Job::WitnessMap | Job::ClientAssistedWitnessMap, _) => unreachable!(),
+            (Job::WitnessMap | Job::ClientAssistedWitnessMap | Job::MatrixProduct { .. }, _) => {
+                unreachable!()
+            }
         };
         assert_eq!(owner.decrypt(&out), expected, "{request}");
     }
+}
+
+/// Products by matrices of the owner's choosing, shipped with their key sets: a wide, a
+/// tall and a square one, compared with the same product on plaintext values.
+#[test]
+fn matrix_products_equal_the_plain_product() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &[]);
+    let client = server.client(ALICE);
+    for (rows, columns) in [(3, 5), (40, 7), (64, 64)] {
+        let entries: Vec<Vec<Fr>> = (0..rows)
+            .map(|r| {
+                (0..columns)
+                    .map(|c| Fr::from((r * 31 + c * 7 + 1) as u64))
+                    .collect()
+            })
+            .collect();
+        let owner = Owner::matrix_product(Matrix::from_rows(entries.clone()).unwrap());
+        let id = client.upload_key_set(&owner.parts()).unwrap();
+        let x = values(columns, rows as u64);
+        let (out, _) = client
+            .run(&id, &owner.inputs(&x), &owner.ctx, owner.outputs())
+            .unwrap();
+        let expected: Vec<Fr> = entries
+            .iter()
+            .map(|row| row.iter().zip(&x).map(|(m, v)| *m * v).sum())
+            .collect();
+        assert_eq!(owner.decrypt(&out), expected, "{rows} x {columns}");
+    }
+}
+
+/// The client's remote form of the transforms: keys made and uploaded once, each result
+/// decrypted and checked on the owner's side, equal to arkworks' and the plain product.
+#[test]
+fn remote_transforms_return_checked_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path(), &[]);
+    let client = server.client(ALICE);
+    let n = 256;
+    let coset_fft = Request {
+        domain: Domain::Coset,
+        ..Request::forward_fft(n).on_toy_ring()
+    };
+    let fft = RemoteTransform::<Fr>::upload(client.clone(), coset_fft, None).unwrap();
+    let change = RemoteTransform::<Fr>::upload(
+        client.clone(),
+        Request::new(Job::CosetChange, n).on_toy_ring(),
+        None,
+    )
+    .unwrap();
+    let h = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    let gh = h.get_coset(Fr::GENERATOR).unwrap();
+    for seed in [3, 4] {
+        let x = values(n, seed);
+        assert_eq!(fft.apply(&[&x]).unwrap(), gh.fft(&x));
+        assert_eq!(change.apply(&[&x]).unwrap(), gh.fft(&h.ifft(&x)));
+    }
+    let m = Matrix::from_fn_with_shape(6, 10, |r, c| Fr::from((r * 10 + c) as u64)).unwrap();
+    let product = RemoteTransform::upload(
+        client.clone(),
+        Request::matrix_product(6, 10).on_toy_ring(),
+        Some(m),
+    )
+    .unwrap();
+    let x = values(10, 5);
+    let expected: Vec<Fr> = (0..6u64)
+        .map(|r| {
+            (0..10u64)
+                .map(|c| Fr::from(r * 10 + c) * x[c as usize])
+                .sum()
+        })
+        .collect();
+    assert_eq!(product.apply(&[&x]).unwrap(), expected);
+    // Misuse is an error before anything is sent.
+    let misuse = [
+        RemoteTransform::<Fr>::upload(
+            client.clone(),
+            Request::matrix_product(6, 10).on_toy_ring(),
+            None,
+        )
+        .err(),
+        RemoteTransform::<Fr>::upload(
+            client.clone(),
+            Request::forward_fft(16).on_toy_ring(),
+            Some(Matrix::from_fn(16, |_, _| Fr::from(1u64)).unwrap()),
+        )
+        .err(),
+    ];
+    for e in misuse {
+        assert!(matches!(e, Some(ClientError::Invalid(_))), "{e:?}");
+    }
+    assert!(product.apply(&[&x[1..]]).is_err());
 }
 
 #[test]

@@ -18,6 +18,8 @@ pub const PUBLIC_KEY_FILE: &str = "pubkey.bin";
 pub const GALOIS_KEYS_FILE: &str = "galois.bin";
 /// The master keys the server derives Galois keys from.
 pub const MASTER_KEYS_FILE: &str = "masters.bin";
+/// A matrix-product request's matrix ([`matrix_bytes`](crate::protocol::matrix_bytes)).
+pub const MATRIX_FILE: &str = "matrix.bin";
 /// The [`Request`] line.
 pub const REQUEST_FILE: &str = "request.txt";
 /// The owner's secret key (owner side only, written 0600).
@@ -25,7 +27,8 @@ pub const SECRET_KEY_FILE: &str = "secret.bin";
 
 /// A directory shared by an owner and a server that share nothing else:
 /// - `public/`, what the server reads and writes: [`CONTEXT_FILE`], [`PUBLIC_KEY_FILE`],
-///   [`GALOIS_KEYS_FILE`] or [`MASTER_KEYS_FILE`], [`REQUEST_FILE`], the inputs
+///   [`GALOIS_KEYS_FILE`] or [`MASTER_KEYS_FILE`], [`REQUEST_FILE`], a matrix product's
+///   [`MATRIX_FILE`], the inputs
 ///   `input-0.ct`, `input-1.ct`, ... (every input vector's ciphertexts, one vector after the
 ///   other: a witness map's `a`, then `b`) and the outputs `output-0.ct`, ...;
 /// - `owner/`, what stays with the owner: [`SECRET_KEY_FILE`] and anything else secret

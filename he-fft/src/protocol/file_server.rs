@@ -18,7 +18,7 @@ use crate::{DiagonalCache, Progress, Route};
 pub struct ServePolicy {
     /// Serve requests on the insecure toy ring (tests and demonstrations), by any route.
     pub allow_toy_ring: bool,
-    /// Serve FFT jobs.
+    /// Serve FFT jobs and the other linear transforms (the coset change, matrix products).
     pub serve_fft: bool,
     /// Serve witness-map jobs.
     pub serve_witness_map: bool,
@@ -44,8 +44,8 @@ impl ServePolicy {
     pub fn check(&self, request: &Request) -> Result<()> {
         let refuse = |why: String| Err(Error::InvalidArgument(format!("{why} ({request})")));
         match request.job {
-            Job::Fft { .. } | Job::CosetChange if !self.serve_fft => {
-                return refuse("this server runs no FFTs".into())
+            Job::Fft { .. } | Job::CosetChange | Job::MatrixProduct { .. } if !self.serve_fft => {
+                return refuse("this server runs no FFTs or matrix products".into())
             }
             Job::WitnessMap | Job::ClientAssistedWitnessMap if !self.serve_witness_map => {
                 return refuse("this server runs no witness maps".into())

@@ -32,16 +32,18 @@
 
 mod exchange_dir;
 mod file_server;
+mod matrix_bytes;
 mod owner;
 mod request;
 mod server_keys;
 mod wire;
 
 pub use exchange_dir::{
-    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, PUBLIC_KEY_FILE,
-    REQUEST_FILE, SECRET_KEY_FILE,
+    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, MATRIX_FILE,
+    PUBLIC_KEY_FILE, REQUEST_FILE, SECRET_KEY_FILE,
 };
 pub use file_server::{serve_directory, ServePolicy, ServerReport};
+pub use matrix_bytes::{matrix_bytes, matrix_from_bytes, matrix_len, MAX_MATRIX_ENTRIES};
 pub use owner::{OwnerJob, OwnerKeys, OwnerReport};
 pub use request::{Domain, Job, KeyKind, Request, Ring, MAX_REQUEST_BYTES, TOY_RING_DEGREE};
 pub use server_keys::{ServeRun, ServerKeys};

@@ -10,11 +10,13 @@ use helib_rs::Context;
 
 use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
+use crate::protocol::matrix_bytes::MAX_MATRIX_ENTRIES;
 use crate::{
     witness_map_ciphertext_bits, witness_map_context, witness_map_for, ClientAssistedWitnessMap,
-    CosetChange, DiagonalCache, Direction, EncryptedTransform, Fft, FftOptions, PlanOptions, Route,
-    MAX_FFT_SIZE,
+    CosetChange, DiagonalCache, Direction, EncryptedTransform, Fft, FftOptions, Matrix,
+    MatrixProduct, PlanOptions, Route, TransformInfo, MAX_FFT_SIZE,
 };
+use helib_rs::GaloisSteps;
 
 /// The ring degree of [`Ring::Toy`].
 pub const TOY_RING_DEGREE: usize = 2048;
@@ -50,6 +52,16 @@ pub enum Job {
     /// generator, as ark-groth16 takes it): [`CosetChange`], one product with a circulant
     /// matrix, sizes up to 32768.
     CosetChange,
+    /// A plaintext matrix of the owner's choosing times an encrypted vector
+    /// ([`MatrixProduct`]): `rows x columns` entries, shipped with the key set
+    /// ([`matrix_bytes`](crate::protocol::matrix_bytes)); the request's size is the
+    /// power of two the product runs on (the least at least both sides).
+    MatrixProduct {
+        /// The matrix's rows: the output's length.
+        rows: usize,
+        /// The matrix's columns: the input's length.
+        columns: usize,
+    },
 }
 
 /// Where an FFT job's evaluations are: the subgroup `H` of the request's size, or its coset
@@ -150,6 +162,17 @@ impl Request {
         )
     }
 
+    /// The product by a `rows x columns` matrix, on the least power of two holding it (at
+    /// least 2).
+    pub fn matrix_product(rows: usize, columns: usize) -> Request {
+        let size = rows
+            .max(columns)
+            .max(2)
+            .checked_next_power_of_two()
+            .unwrap_or(0);
+        Request::new(Job::MatrixProduct { rows, columns }, size)
+    }
+
     /// The same request on the toy ring.
     pub fn on_toy_ring(self) -> Request {
         Request {
@@ -193,6 +216,9 @@ impl Request {
                     Job::CosetChange => {
                         Route::OneProduct.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
                     }
+                    Job::MatrixProduct { .. } => {
+                        MatrixProduct::<F>::ciphertext_bits(TOY_RING_DEGREE, self.size)
+                    }
                 };
                 Ok(Context::builder()
                     .ring_degree(TOY_RING_DEGREE as u64)
@@ -211,10 +237,56 @@ impl Request {
                 ClientAssistedWitnessMap::<F>::secure_context(self.size)
             }
             (Ring::Secure, Job::CosetChange) => CosetChange::<F>::secure_context(self.size),
+            (Ring::Secure, Job::MatrixProduct { .. }) => {
+                MatrixProduct::<F>::secure_context(self.size)
+            }
         }
     }
 
-    /// The transform the request names, on `ctx` (the request's [`context`](Self::context)).
+    /// What the request's transform takes and gives, and the Galois keys it needs, without
+    /// its matrix (a matrix product's shape and plan do not depend on the entries) and
+    /// without encoding anything: what bounds a key set's body and a job's memory.
+    pub fn outline<F: FftField + PrimeField>(
+        &self,
+        ctx: &Context,
+    ) -> Result<(TransformInfo, GaloisSteps)> {
+        let transform = match self.job {
+            Job::MatrixProduct { rows, columns } => {
+                // Zeros stand in for the entries: this product is dropped here, never applied.
+                let zeros = Matrix::from_fn_with_shape(rows, columns, |_, _| F::zero())?;
+                Box::new(self.product_by(ctx, DiagonalCache::Never, zeros)?)
+            }
+            _ => self.transform::<F>(ctx, DiagonalCache::Never)?,
+        };
+        Ok((transform.info(), transform.galois_steps()))
+    }
+
+    /// The product by `matrix` a [`Job::MatrixProduct`] request names, on `ctx`; a
+    /// [`Error::Mismatch`] if the matrix's shape is not the request's.
+    pub fn product_by<F: FftField + PrimeField>(
+        &self,
+        ctx: &Context,
+        cache: DiagonalCache,
+        matrix: Matrix<F>,
+    ) -> Result<MatrixProduct<F>> {
+        self.check()?;
+        let Job::MatrixProduct { rows, columns } = self.job else {
+            return Err(Error::BadRequest(format!(
+                "only a matrix-product request takes a matrix ({self})"
+            )));
+        };
+        if matrix.shape() != (rows, columns) || matrix.dim().max(2) != self.size {
+            return Err(Error::Mismatch(format!(
+                "the matrix is {} x {}, the request ({self}) asks for {rows} x {columns}",
+                matrix.shape().0,
+                matrix.shape().1
+            )));
+        }
+        MatrixProduct::new(ctx, matrix, &self.options(cache))
+    }
+
+    /// The transform the request names, on `ctx` (the request's [`context`](Self::context)):
+    /// every job but a matrix product, which needs its matrix ([`product_by`](Self::product_by)).
     pub fn transform<F: FftField + PrimeField>(
         &self,
         ctx: &Context,
@@ -240,6 +312,12 @@ impl Request {
                 Box::new(ClientAssistedWitnessMap::new(ctx, self.size)?)
             }
             Job::CosetChange => Box::new(CosetChange::new(ctx, &h, &coset()?, &options)?),
+            Job::MatrixProduct { .. } => {
+                return Err(Error::BadRequest(format!(
+                    "a matrix product is built with its matrix (Request::product_by), not from \
+                     the request alone ({self})"
+                )))
+            }
         })
     }
 
@@ -258,6 +336,22 @@ impl Request {
         }
         if !fft && self.domain == Domain::Coset {
             return bad("only an FFT job takes domain=coset".into());
+        }
+        if let Job::MatrixProduct { rows, columns } = self.job {
+            let entries = rows.saturating_mul(columns);
+            let size = rows.max(columns).max(2).checked_next_power_of_two();
+            if rows == 0 || columns == 0 || entries > MAX_MATRIX_ENTRIES {
+                return bad(format!(
+                    "a matrix has from 1 to {MAX_MATRIX_ENTRIES} entries, got {rows} x {columns}"
+                ));
+            }
+            if size != Some(self.size) {
+                return bad(format!(
+                    "a {rows} x {columns} matrix runs on size {}, not {}",
+                    size.unwrap_or(0),
+                    self.size
+                ));
+            }
         }
         if let Some(b) = self.baby_steps {
             if !b.is_power_of_two() || b > MAX_BABY_STEPS {
@@ -295,6 +389,9 @@ impl fmt::Display for Request {
             Job::WitnessMap => write!(f, "job=witness-map")?,
             Job::ClientAssistedWitnessMap => write!(f, "job=client-assisted-witness-map")?,
             Job::CosetChange => write!(f, "job=coset-change")?,
+            Job::MatrixProduct { rows, columns } => {
+                write!(f, "job=matrix-product rows={rows} columns={columns}")?
+            }
         }
         if self.domain == Domain::Coset {
             write!(f, " domain=coset")?;
@@ -364,6 +461,10 @@ impl FromStr for Request {
             Some("witness-map") => Job::WitnessMap,
             Some("client-assisted-witness-map") => Job::ClientAssistedWitnessMap,
             Some("coset-change") => Job::CosetChange,
+            Some("matrix-product") => Job::MatrixProduct {
+                rows: number("rows")?.ok_or_else(|| bad("no rows=".into()))?,
+                columns: number("columns")?.ok_or_else(|| bad("no columns=".into()))?,
+            },
             Some(other) => return Err(bad(format!("unknown job {other:?}"))),
             None => return Err(bad("no job=".into())),
         };
@@ -378,6 +479,8 @@ impl FromStr for Request {
             "baby-steps",
             "baby-step-keys",
             "chains",
+            "rows",
+            "columns",
         ];
         if let Some((key, _)) = fields.iter().find(|(k, _)| !known.contains(k)) {
             return Err(bad(format!("unknown field {key:?}")));
@@ -385,6 +488,11 @@ impl FromStr for Request {
         if !matches!(job, Job::Fft { .. }) && (get("direction").is_some() || get("route").is_some())
         {
             return Err(bad("only an FFT job has a direction and a route".into()));
+        }
+        if !matches!(job, Job::MatrixProduct { .. })
+            && (get("rows").is_some() || get("columns").is_some())
+        {
+            return Err(bad("only a matrix product has rows and columns".into()));
         }
         let request = Request {
             job,
@@ -456,6 +564,13 @@ mod tests {
             "job=client-assisted-witness-map size=1024"
         );
         assert_eq!(assisted.to_string().parse::<Request>().unwrap(), assisted);
+        let product = Request::matrix_product(3, 5);
+        assert_eq!(
+            product.to_string(),
+            "job=matrix-product rows=3 columns=5 size=8"
+        );
+        assert_eq!(product.to_string().parse::<Request>().unwrap(), product);
+        assert_eq!(Request::matrix_product(1, 1).size, 2);
         let change = Request::new(Job::CosetChange, 256);
         assert_eq!(change.to_string(), "job=coset-change size=256");
         assert_eq!(change.to_string().parse::<Request>().unwrap(), change);
@@ -492,6 +607,21 @@ mod tests {
             ("job=fft size=x", "not a number"),
             ("job=fft size=4096 extra", "key=value"),
             ("job=fft size=4096 colour=blue", "unknown field"),
+            ("job=matrix-product rows=3 size=8", "no columns="),
+            (
+                "job=matrix-product rows=3 columns=5 size=16",
+                "runs on size 8",
+            ),
+            ("job=matrix-product rows=0 columns=5 size=8", "from 1 to"),
+            (
+                "job=matrix-product rows=8192 columns=4096 size=8192",
+                "from 1 to",
+            ),
+            ("job=fft size=8 rows=3", "only a matrix product"),
+            (
+                "job=matrix-product rows=3 columns=5 size=8 keys=master",
+                "master keys",
+            ),
         ] {
             match text.parse::<Request>() {
                 Err(Error::BadRequest(m)) => assert!(m.contains(why), "{text:?}: {m}"),

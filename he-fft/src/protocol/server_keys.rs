@@ -4,13 +4,15 @@
 use std::time::{Duration, Instant};
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, GaloisKeys, MasterKeys, ObjectKind, PubKey};
+use helib_rs::{Context, GaloisKeys, GaloisSteps, MasterKeys, ObjectKind, PubKey};
 
 use crate::error::{Error, Result};
 use crate::protocol::exchange_dir::{
-    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE,
+    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, MATRIX_FILE,
 };
 use crate::protocol::file_server::ServePolicy;
+use crate::protocol::matrix_bytes::{matrix_from_bytes, matrix_len};
+use crate::protocol::request::Job;
 use crate::protocol::request::{KeyKind, Request};
 use crate::{EncryptedTransform, Progress};
 
@@ -61,7 +63,15 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         let load_time = load.elapsed();
 
         let setup = Instant::now();
-        let transform = request.transform::<F>(&ctx, policy.cache)?;
+        let transform: Box<dyn EncryptedTransform<F>> = match request.job {
+            Job::MatrixProduct { rows, columns } => {
+                let path = dir.path(Side::Public, MATRIX_FILE);
+                let bytes = read_bounded(&path, matrix_len::<F>(rows, columns))?;
+                let matrix = matrix_from_bytes::<F>(&bytes, rows, columns)?;
+                Box::new(request.product_by(&ctx, policy.cache, matrix)?)
+            }
+            _ => request.transform::<F>(&ctx, policy.cache)?,
+        };
         let setup_time = setup.elapsed();
 
         let keys = Instant::now();
@@ -71,6 +81,9 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
                 "the Galois (or master) keys come from another secret key than the public key"
                     .into(),
             ));
+        }
+        if let Some(gk) = &gk {
+            check_coverage(gk, &transform.galois_steps(), &request)?;
         }
         Ok(ServerKeys {
             request,
@@ -106,9 +119,15 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         self.transform.as_ref()
     }
 
-    /// Bytes the keys and the kept diagonals take in memory.
+    /// Bytes the keys, a matrix product's matrix and the kept diagonals take in memory.
     pub fn memory_bytes(&self) -> u64 {
-        self.gk.as_ref().map_or(0, GaloisKeys::size_bytes) + self.transform.cache_bytes()
+        let matrix = match self.request.job {
+            Job::MatrixProduct { rows, columns } => {
+                (rows as u64 * columns as u64).saturating_mul(std::mem::size_of::<F>() as u64)
+            }
+            _ => 0,
+        };
+        self.gk.as_ref().map_or(0, GaloisKeys::size_bytes) + self.transform.cache_bytes() + matrix
     }
 
     /// Runs the transform on the input files of `job`'s `public/` (`input-0.ct` on, as many
@@ -201,6 +220,36 @@ fn read_keys<F: FftField + PrimeField>(
             Ok((Some(gk), masters.elements().len(), Some(t.elapsed())))
         }
     }
+}
+
+/// [`Error::Mismatch`] unless `gk` has a key for every rotation `steps` names: a key set
+/// that could never serve its request is refused when it arrives, not at its first job.
+fn check_coverage(gk: &GaloisKeys, steps: &GaloisSteps, request: &Request) -> Result<()> {
+    let lacking = |what: String| {
+        Err(Error::Mismatch(format!(
+            "the key set has no Galois key for {what}, which the transform uses ({request})"
+        )))
+    };
+    if let Some(k) = steps.requested_steps().iter().find(|&&k| !gk.has_step(k)) {
+        return lacking(format!("the rotation by {k}"));
+    }
+    if steps.includes_row_swap() && !gk.has_row_swap() {
+        return lacking("the row swap".into());
+    }
+    Ok(())
+}
+
+/// The bytes of `path`, refused unless exactly `len` long (checked before reading).
+fn read_bounded(path: &std::path::Path, len: u64) -> Result<Vec<u8>> {
+    let io = |e: std::io::Error| Error::BadRequest(format!("{}: {e}", path.display()));
+    let found = std::fs::metadata(path).map_err(io)?.len();
+    if found != len {
+        return Err(Error::BadRequest(format!(
+            "{}: {found} bytes, not the {len} the request's matrix takes",
+            path.display()
+        )));
+    }
+    std::fs::read(path).map_err(io)
 }
 
 /// [`Error::BadRequest`] unless all `count` input files are there, none longer than a

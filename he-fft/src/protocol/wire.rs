@@ -3,12 +3,14 @@
 //! bytes, and a *list of ciphertexts* (a job's inputs or its results).
 //!
 //! ```text
-//! key set:      "he-key-set 1\n" request-line "\n" (len:u64le bytes) x 3
+//! key set:      "he-key-set 1\n" request-line "\n" (len:u64le bytes) x 3, or x 4
 //! ciphertexts:  "he-ciphertexts 1\n" count:u64le (len:u64le bytes) x count
 //! ```
 //!
-//! The key set's three parts are the context, the public key and the keys (empty when the
-//! transform needs none). Every reader checks each length against what the request's
+//! The key set's parts are the context, the public key and the keys (empty when the
+//! transform needs none), and for a matrix-product request a fourth, the matrix
+//! ([`matrix_bytes`](crate::protocol::matrix_bytes): its length is fixed by the request's
+//! shape). Every reader checks each length against what the request's
 //! context allows for that kind of object before it reads the bytes.
 
 use std::borrow::Cow;
@@ -22,11 +24,11 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::protocol::exchange_dir::{
-    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, PUBLIC_KEY_FILE,
-    REQUEST_FILE,
+    ExchangeDir, Side, CONTEXT_FILE, GALOIS_KEYS_FILE, MASTER_KEYS_FILE, MATRIX_FILE,
+    PUBLIC_KEY_FILE, REQUEST_FILE,
 };
-use crate::protocol::request::{KeyKind, Request, MAX_REQUEST_BYTES};
-use crate::DiagonalCache;
+use crate::protocol::matrix_bytes::matrix_len;
+use crate::protocol::request::{Job, KeyKind, Request, MAX_REQUEST_BYTES};
 
 /// The first bytes of a key set body.
 pub const KEY_SET_MAGIC: &[u8] = b"he-key-set 1\n";
@@ -46,6 +48,7 @@ pub const KEY_SET_PREFIX_MAX: usize = KEY_SET_MAGIC.len() + MAX_REQUEST_BYTES + 
 ///     context: b"ctx",
 ///     public_key: b"pk",
 ///     keys: b"",
+///     matrix: b"",
 /// };
 /// let mut body = Vec::new();
 /// std::io::copy(&mut parts.reader(), &mut body).unwrap();
@@ -63,6 +66,10 @@ pub struct KeySetParts<'a> {
     /// The Galois or master keys' bytes, as the request's `keys` says; empty when the
     /// transform needs none.
     pub keys: &'a [u8],
+    /// A matrix-product request's matrix
+    /// ([`matrix_bytes`](crate::protocol::matrix_bytes)); empty for every other job, whose
+    /// body then has no fourth part (a server refuses one that has).
+    pub matrix: &'a [u8],
 }
 
 impl<'a> KeySetParts<'a> {
@@ -70,7 +77,15 @@ impl<'a> KeySetParts<'a> {
         let mut head = KEY_SET_MAGIC.to_vec();
         head.extend_from_slice(format!("{}\n", self.request).as_bytes());
         let mut pieces = vec![Cow::Owned(head)];
-        for part in [self.context, self.public_key, self.keys] {
+        // A matrix given to another job is sent too, so the server refuses the body rather
+        // than the matrix being dropped unseen.
+        let matrix = (matches!(self.request.job, Job::MatrixProduct { .. })
+            || !self.matrix.is_empty())
+        .then_some(self.matrix);
+        for part in [self.context, self.public_key, self.keys]
+            .into_iter()
+            .chain(matrix)
+        {
             pieces.push(Cow::Owned((part.len() as u64).to_le_bytes().to_vec()));
             pieces.push(Cow::Borrowed(part));
         }
@@ -195,10 +210,20 @@ pub fn max_key_set_len<F: FftField + PrimeField>(request: &Request) -> Result<u6
     let part = |kind| ctx.max_serialized_len(kind);
     let keys = keys.map_or(Ok(0), part)?;
     Ok(KEY_SET_PREFIX_MAX as u64
-        + 24
+        + 32
         + part(ObjectKind::Context)?
         + part(ObjectKind::PublicKey)?
-        + keys)
+        + keys
+        + matrix_part_len::<F>(request))
+}
+
+/// The length of the request's matrix part: its entries' bytes for a matrix product, none
+/// for any other job.
+fn matrix_part_len<F: PrimeField>(request: &Request) -> u64 {
+    match request.job {
+        Job::MatrixProduct { rows, columns } => matrix_len::<F>(rows, columns),
+        _ => 0,
+    }
 }
 
 /// The request's context and the kind of its keys part (`None`: the transform needs none).
@@ -206,8 +231,7 @@ fn key_set_bounds<F: FftField + PrimeField>(
     request: &Request,
 ) -> Result<(Context, Option<ObjectKind>)> {
     let ctx = request.context::<F>()?;
-    let transform = request.transform::<F>(&ctx, DiagonalCache::Never)?;
-    let steps = transform.galois_steps();
+    let (_, steps) = request.outline::<F>(&ctx)?;
     let keys = match request.keys {
         _ if steps.max_keys() == 0 => None,
         KeyKind::Galois => Some(ObjectKind::GaloisKeys(steps.max_keys())),
@@ -219,7 +243,7 @@ fn key_set_bounds<F: FftField + PrimeField>(
 }
 
 /// Reads a key set body from `r` into `dir`'s `public/` (the request file, the context, the
-/// public key and the Galois or master keys file), each part's length checked against what
+/// public key, the Galois or master keys file, and a matrix product's matrix), each part's length checked against what
 /// the request's context allows before the part is read, and every file written whole. Returns
 /// the request and the body's SHA-256 (its name, [`KeySetParts::id`]). Only the framing and
 /// the sizes are checked here: [`ServerKeys::open`](crate::protocol::ServerKeys::open) on
@@ -268,6 +292,17 @@ pub fn read_key_set<F: FftField + PrimeField>(
         if kind.is_some() {
             copy_to_file(&mut r, len, &dir.path(Side::Public, name), what)?;
         }
+    }
+    if let Job::MatrixProduct { .. } = request.job {
+        let len = read_len(&mut r, "matrix")?;
+        let expected = matrix_part_len::<F>(&request);
+        if len != expected {
+            return Err(Error::BadRequest(format!(
+                "the key set's matrix takes {len} bytes, not the {expected} its shape does \
+                 ({request})"
+            )));
+        }
+        copy_to_file(&mut r, len, &dir.path(Side::Public, MATRIX_FILE), "matrix")?;
     }
     let mut extra = [0u8];
     if r.read(&mut extra)
@@ -476,6 +511,7 @@ mod tests {
             context: &context,
             public_key: b"not checked here",
             keys: b"nor this",
+            matrix: b"",
         };
         let tmp = tempfile::tempdir().unwrap();
         let dir = ExchangeDir::new(tmp.path());

@@ -8,8 +8,8 @@ use std::process::{Child, Command, Stdio};
 
 use ark_bn254::Fr;
 use he_client::Client;
-use he_fft::protocol::{Job, KeyKind, KeySetParts, Request, TOY_RING_DEGREE};
-use he_fft::{DiagonalCache, EncryptedTransform};
+use he_fft::protocol::{matrix_bytes, Job, KeyKind, KeySetParts, Request, TOY_RING_DEGREE};
+use he_fft::{DiagonalCache, EncryptedTransform, Matrix};
 use he_fft::{Direction, Route};
 use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey, SecKey};
 
@@ -95,6 +95,8 @@ pub struct Owner {
     pub context_bytes: Vec<u8>,
     pub pk_bytes: Vec<u8>,
     pub keys: Vec<u8>,
+    /// A matrix product's matrix, as shipped (empty for other jobs).
+    pub matrix: Vec<u8>,
 }
 
 impl Owner {
@@ -115,10 +117,34 @@ impl Owner {
         })
     }
 
+    /// The product by `matrix` on the toy ring.
+    pub fn matrix_product(matrix: Matrix<Fr>) -> Owner {
+        let (rows, columns) = matrix.shape();
+        let request = Request {
+            chains: Some(1),
+            ..Request::matrix_product(rows, columns).on_toy_ring()
+        };
+        let ctx = request.context::<Fr>().unwrap();
+        let bytes = matrix_bytes(&matrix).unwrap();
+        let product = request
+            .product_by(&ctx, DiagonalCache::Never, matrix)
+            .unwrap();
+        Owner::with_transform(request, ctx, Box::new(product), bytes)
+    }
+
     /// Fresh keys for `request` (Galois or master keys, as it says).
     pub fn for_request(request: Request) -> Owner {
         let ctx = request.context::<Fr>().unwrap();
         let transform = request.transform::<Fr>(&ctx, DiagonalCache::Never).unwrap();
+        Owner::with_transform(request, ctx, transform, Vec::new())
+    }
+
+    fn with_transform(
+        request: Request,
+        ctx: Context,
+        transform: Box<dyn EncryptedTransform<Fr>>,
+        matrix: Vec<u8>,
+    ) -> Owner {
         let sk = SecKey::generate(&ctx).unwrap();
         let pk = PubKey::generate(&sk).unwrap();
         let keys = match request.keys {
@@ -141,6 +167,7 @@ impl Owner {
             pk,
             transform,
             keys,
+            matrix,
         }
     }
 
@@ -150,6 +177,7 @@ impl Owner {
             context: &self.context_bytes,
             public_key: &self.pk_bytes,
             keys: &self.keys,
+            matrix: &self.matrix,
         }
     }
 
