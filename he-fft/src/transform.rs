@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use helib_rs::{Computation, Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
 
 /// Reports progress as `(giant steps done, giant steps in all)`; called from worker threads.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
@@ -77,7 +77,7 @@ impl TransformInfo {
 ///
 /// An implementation writes [`info`](Self::info), [`context`](Self::context),
 /// [`galois_steps`](Self::galois_steps), [`encode`](Self::encode),
-/// [`decrypt`](Self::decrypt) and [`compute`](Self::compute); a transform that runs another
+/// [`decode`](Self::decode) and [`compute`](Self::compute); a transform that runs another
 /// implements [`DelegatingTransform`] instead.
 ///
 /// ```
@@ -153,8 +153,32 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
             .collect()
     }
 
-    /// The [`output_len`](TransformInfo::output_len) values of a result, in natural order.
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>>;
+    /// The computation a result's plaintext factor must come from
+    /// ([`Computation::Linear`] for the FFTs and matrix products, the default
+    /// [`Computation::OneProduct`] for the witness maps): [`decrypt`](Self::decrypt) checks it
+    /// before decoding.
+    fn result_computation(&self) -> Computation {
+        Computation::OneProduct
+    }
+
+    /// The [`output_len`](TransformInfo::output_len) values of a result, in natural order,
+    /// from the plaintext polynomials of its ciphertexts (one per ciphertext, as
+    /// [`SecKey::decrypt_poly`] returns them). It is linear: decoding each party's additive
+    /// shares of the polynomials (a masked joint decryption, [`helib_rs::threshold`]) gives
+    /// additive shares of the values.
+    fn decode(&self, polys: &[Vec<F>]) -> Result<Vec<F>>;
+
+    /// The [`output_len`](TransformInfo::output_len) values of a result, in natural order:
+    /// each ciphertext decrypted, its plaintext factor checked against
+    /// [`result_computation`](Self::result_computation), then [`decode`](Self::decode)d.
+    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
+        let computation = self.result_computation();
+        let polys = y
+            .iter()
+            .map(|c| Ok(sk.decrypt_poly_expecting(c, computation)?))
+            .collect::<Result<Vec<Vec<F>>>>()?;
+        self.decode(&polys)
+    }
 
     /// The server's work on inputs [`apply_with`](Self::apply_with) has checked: what
     /// implementations write, and what callers do not call directly. A route that needs
@@ -283,8 +307,11 @@ impl<T: DelegatingTransform> EncryptedTransform<T::Field> for T {
     fn encode(&self, x: &[T::Field]) -> Result<Vec<Vec<T::Field>>> {
         self.inner().encode(x)
     }
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<T::Field>> {
-        self.inner().decrypt(sk, y)
+    fn result_computation(&self) -> Computation {
+        self.inner().result_computation()
+    }
+    fn decode(&self, polys: &[Vec<T::Field>]) -> Result<Vec<T::Field>> {
+        self.inner().decode(polys)
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {
         // Checked here so that a missing key names this transform, not the one inside.
@@ -293,6 +320,19 @@ impl<T: DelegatingTransform> EncryptedTransform<T::Field> for T {
         }
         self.inner().compute(gk, x, report)
     }
+}
+
+/// [`Error::WrongLength`] unless a decrypted polynomial has at least `len` coefficients
+/// (a decryption gives the ring degree's).
+pub(crate) fn check_poly_len<F>(poly: &[F], len: usize) -> Result<()> {
+    if poly.len() < len {
+        return Err(Error::wrong_length(
+            "a result's plaintext coefficients",
+            len,
+            poly.len(),
+        ));
+    }
+    Ok(())
 }
 
 /// The Galois keys of a route that needs some: [`Error::MissingKey`] when none were given.
@@ -380,7 +420,7 @@ pub(crate) fn ensure_budget(ctx: &Context, info: &TransformInfo, results: &[Ctxt
 }
 
 /// The one ciphertext of a single-ciphertext input or result.
-pub(crate) fn single<'a>(x: &'a [Ctxt], what: &str) -> Result<&'a Ctxt> {
+pub(crate) fn single<'a, T>(x: &'a [T], what: &str) -> Result<&'a T> {
     match x {
         [one] => Ok(one),
         _ => Err(Error::wrong_length(

@@ -53,6 +53,7 @@ impl Objects {
             ks_digits: 3,
             allow_insecure: 1,
             derivable_keys: 0,
+            parties: 0,
         };
         let mut o = Objects {
             ctx: ptr::null_mut(),
@@ -611,4 +612,170 @@ fn the_insecure_key_entry_point_is_not_compiled_without_its_feature() {
     // The check can see a symbol: the secure one is there.
     let secure = b"helib_seckey_new";
     assert!(archive.windows(secure.len()).any(|w| w == secure));
+}
+
+/// The shared-key entry points refuse what they must, with the status the header names, and
+/// their size bounds hold their objects.
+#[test]
+fn shared_key_entry_points_check_their_arguments() {
+    let params = helib_context_params {
+        m: 2 * N as u64,
+        p_limbs: BN254_P.as_ptr(),
+        p_len: BN254_P.len(),
+        ciphertext_bits: 700,
+        ks_digits: 3,
+        allow_insecure: 1,
+        derivable_keys: 0,
+        parties: 2,
+    };
+    let crs = [5u8; 32];
+    // SAFETY: live handles throughout; every out-pointer is valid; every handle made here is
+    // freed at the end.
+    unsafe {
+        helib_decryption_share_free(ptr::null_mut());
+        helib_relin_share_free(ptr::null_mut());
+        helib_relin_secret_free(ptr::null_mut());
+        let mut ctx: *mut helib_context = ptr::null_mut();
+        assert_status(helib_context_new(&mut ctx, &params), HELIB_OK);
+        let mut info = std::mem::zeroed::<helib_context_info>();
+        assert_status(helib_context_get_info(ctx, &mut info), HELIB_OK);
+        assert_eq!(info.parties, 2);
+        let mut whole: *mut helib_seckey = ptr::null_mut();
+        assert_status(
+            helib_seckey_new(&mut whole, ctx),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert!(last_error().contains("2 parties"), "{}", last_error());
+        let mut a: *mut helib_seckey = ptr::null_mut();
+        assert_status(
+            helib_seckey_new_share(&mut a, ctx, ptr::null()),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert_status(helib_seckey_new_share(&mut a, ctx, crs.as_ptr()), HELIB_OK);
+        let mut b: *mut helib_seckey = ptr::null_mut();
+        assert_status(helib_seckey_new_share(&mut b, ctx, crs.as_ptr()), HELIB_OK);
+        let mut party = 0u64;
+        assert_status(helib_seckey_party(a, &mut party), HELIB_OK);
+        assert_ne!(party, 0);
+
+        let (mut pa, mut pb): (*mut helib_pubkey, *mut helib_pubkey) =
+            (ptr::null_mut(), ptr::null_mut());
+        assert_status(helib_pubkey_new(&mut pa, a), HELIB_OK);
+        assert_status(helib_pubkey_new(&mut pb, b), HELIB_OK);
+        let mut pk: *mut helib_pubkey = ptr::null_mut();
+        let one = [pa.cast_const()];
+        assert_status(
+            helib_pubkey_combine(&mut pk, one.as_ptr(), 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        let both = [pa.cast_const(), pb.cast_const()];
+        assert_status(helib_pubkey_combine(&mut pk, both.as_ptr(), 2), HELIB_OK);
+
+        let m = constant(9);
+        let mut c: *mut helib_ctxt = ptr::null_mut();
+        assert_status(helib_ctxt_encrypt(&mut c, pk, m.as_ptr(), 1), HELIB_OK);
+        let mut out = vec![0u64; N * LIMBS];
+        assert_status(
+            helib_ctxt_decrypt(a, c, out.as_mut_ptr(), out.len(), ptr::null_mut()),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        let mut da: *mut helib_decryption_share = ptr::null_mut();
+        let status = helib_decryption_share_new(&mut da, a, c, 0, 20, ptr::null_mut(), 0);
+        assert_status(status, HELIB_ERR_INVALID_ARGUMENT);
+        let mut mask = vec![0u64; N * LIMBS - 1];
+        let status =
+            helib_decryption_share_new(&mut da, a, c, 1, 40, mask.as_mut_ptr(), mask.len());
+        assert_status(status, HELIB_ERR_BUFFER_TOO_SMALL);
+        assert!(da.is_null());
+        assert_status(
+            helib_decryption_share_new(&mut da, a, c, 0, 40, ptr::null_mut(), 0),
+            HELIB_OK,
+        );
+        let mut db: *mut helib_decryption_share = ptr::null_mut();
+        assert_status(
+            helib_decryption_share_new(&mut db, b, c, 0, 40, ptr::null_mut(), 0),
+            HELIB_OK,
+        );
+        let shares = [da.cast_const(), db.cast_const()];
+        assert_status(
+            helib_ctxt_combine_decryption(
+                c,
+                shares.as_ptr(),
+                1,
+                out.as_mut_ptr(),
+                out.len(),
+                ptr::null_mut(),
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert_status(
+            helib_ctxt_combine_decryption(
+                c,
+                shares.as_ptr(),
+                2,
+                out.as_mut_ptr(),
+                out.len(),
+                ptr::null_mut(),
+            ),
+            HELIB_OK,
+        );
+        assert_eq!(&out[..LIMBS], &m[..LIMBS]);
+
+        // Size bounds hold the objects.
+        let mut written = 0usize;
+        let mut bound = 0u64;
+        assert_status(
+            helib_decryption_share_serialize(da, ptr::null_mut(), 0, &mut written),
+            HELIB_OK,
+        );
+        let kind = HELIB_OBJECT_DECRYPTION_SHARE as u32;
+        assert_status(
+            helib_max_serialized_size(ctx, kind, 0, &mut bound),
+            HELIB_OK,
+        );
+        assert!(written as u64 <= bound, "{written} > {bound}");
+        assert_status(
+            helib_seckey_serialize(a, ptr::null_mut(), 0, &mut written),
+            HELIB_OK,
+        );
+        let kind = HELIB_OBJECT_KEY_SHARE as u32;
+        assert_status(
+            helib_max_serialized_size(ctx, kind, 0, &mut bound),
+            HELIB_OK,
+        );
+        assert_eq!(written as u64, bound);
+
+        // Round 2 answers a sum, not one party's round 1.
+        let mut r1: *mut helib_relin_share = ptr::null_mut();
+        let mut secret: *mut helib_relin_secret = ptr::null_mut();
+        assert_status(helib_relin_share_round1(&mut r1, &mut secret, a), HELIB_OK);
+        assert_status(
+            helib_relin_share_serialize(r1, ptr::null_mut(), 0, &mut written),
+            HELIB_OK,
+        );
+        let kind = HELIB_OBJECT_RELIN_SHARE as u32;
+        assert_status(
+            helib_max_serialized_size(ctx, kind, 0, &mut bound),
+            HELIB_OK,
+        );
+        assert_eq!(written as u64, bound);
+        let mut r2: *mut helib_relin_share = ptr::null_mut();
+        assert_status(
+            helib_relin_share_round2(&mut r2, a, secret, r1),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert!(r2.is_null());
+
+        helib_relin_share_free(r1);
+        helib_relin_secret_free(secret);
+        helib_decryption_share_free(da);
+        helib_decryption_share_free(db);
+        helib_ctxt_free(c);
+        for p in [pa, pb, pk] {
+            helib_pubkey_free(p);
+        }
+        helib_seckey_free(a);
+        helib_seckey_free(b);
+        helib_context_free(ctx);
+    }
 }

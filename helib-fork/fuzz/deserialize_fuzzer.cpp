@@ -12,6 +12,7 @@
 // or written there on the first run), so that keys and ciphertexts in a corpus stay under the
 // fixture's key and loaded objects get used, not refused as another key's. HELIB_FUZZ_SEEDS=dir
 // writes one valid input of each kind into dir (the corpus seeds) before fuzzing starts.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -33,7 +34,7 @@ constexpr uint32_t kCappedLevels = 7;
 constexpr uint64_t kP[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
 constexpr uint64_t kRotateLeft1 = 3;  // g = 3 rotates both slot rows by one
 
-enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kCoeffCtxt, kKinds };
+enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kCoeffCtxt, kKeyShare, kDecryptionShare, kRelinShare, kKinds };
 
 void must(helib_status s, const char* what) {
     if (s != HELIB_OK) {
@@ -73,6 +74,13 @@ struct Fixture {
     helib_pubkey* dpk = nullptr;
     helib_master_keys* mk = nullptr;
     helib_ctxt* dct = nullptr;
+    // A key shared by two parties: the context, both shares, a ciphertext under the joint key
+    // and the second party's decryption share of it.
+    helib_context* tctx = nullptr;
+    helib_seckey* share[2] = {nullptr, nullptr};
+    helib_pubkey* tpk = nullptr;
+    helib_ctxt* tct = nullptr;
+    helib_decryption_share* second = nullptr;
     size_t coeffs_len = 0;  // N * plaintext limbs
     std::vector<std::vector<uint8_t>> seeds;
 
@@ -113,7 +121,31 @@ struct Fixture {
         must(helib_master_keys_new(&mk, dsk, elements, 2), "master keys");
         must(helib_ctxt_encrypt(&dct, dpk, coeffs.data(), info.ring_degree), "derivable encrypt");
 
+        helib_context_params tparams{kM, kP, 4, kBits, 2, 1, 0, 2};
+        must(helib_context_new(&tctx, &tparams), "shared-key context");
+        const uint8_t crs[32] = {7};
+        helib_pubkey* pk_share[2] = {nullptr, nullptr};
+        for (int i = 0; i < 2; ++i) {
+            must(helib_seckey_new_share(&share[i], tctx, crs), "key share");
+            must(helib_pubkey_new(&pk_share[i], share[i]), "public key share");
+        }
+        must(helib_pubkey_combine(&tpk, pk_share, 2), "joint public key");
+        must(helib_ctxt_encrypt(&tct, tpk, coeffs.data(), info.ring_degree), "joint encrypt");
+        helib_decryption_share* first = nullptr;
+        must(helib_decryption_share_new(&first, share[0], tct, 0, 40, nullptr, 0), "decryption share");
+        must(helib_decryption_share_new(&second, share[1], tct, 0, 40, nullptr, 0), "decryption share");
+        for (helib_pubkey* p : pk_share) helib_pubkey_free(p);
+
         seeds.resize(kKinds);
+        seeds[kKeyShare] = bytes_of(helib_seckey_serialize, share[0]);
+        seeds[kDecryptionShare] = bytes_of(helib_decryption_share_serialize, first);
+        helib_decryption_share_free(first);
+        helib_relin_share* round1 = nullptr;
+        helib_relin_secret* secret = nullptr;
+        must(helib_relin_share_round1(&round1, &secret, share[0]), "relinearization round 1");
+        seeds[kRelinShare] = bytes_of(helib_relin_share_serialize, round1);
+        helib_relin_share_free(round1);
+        helib_relin_secret_free(secret);
         seeds[kContext] = bytes_of(helib_context_serialize, ctx);
         seeds[kSecKey] = bytes_of(helib_seckey_serialize, sk);
         seeds[kPubKey] = bytes_of(helib_pubkey_serialize, pk);
@@ -297,6 +329,65 @@ void run_one(const uint8_t* input, size_t size) {
                 helib_galois_keys_free(gk);
             }
             helib_master_keys_free(mk);
+            break;
+        }
+        case kKeyShare: {
+            helib_seckey* sk = nullptr;
+            const helib_status s = helib_seckey_deserialize(&sk, f.tctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "key share");
+                break;
+            }
+            helib_decryption_share* d = nullptr;
+            const helib_status ds = helib_decryption_share_new(&d, sk, f.tct, 0, 40, nullptr, 0);
+            if (ds == HELIB_OK) helib_decryption_share_free(d);
+            else expect_usable(ds, "decryption share with a loaded key share");
+            helib_seckey_free(sk);
+            break;
+        }
+        case kDecryptionShare: {
+            helib_decryption_share* d = nullptr;
+            const helib_status s = helib_decryption_share_deserialize(&d, f.tctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "decryption share");
+                break;
+            }
+            // Combined with the other party's: the plaintext, or a share of another ciphertext,
+            // or the other party's own share again (refused as such).
+            const helib_decryption_share* both[2] = {d, f.second};
+            std::vector<uint64_t> out(f.coeffs_len);
+            const helib_status cs = helib_ctxt_combine_decryption(f.tct, both, 2, out.data(), out.size(), nullptr);
+            if (cs != HELIB_ERR_INVALID_ARGUMENT) expect_usable(cs, "combine a loaded decryption share");
+            helib_decryption_share_free(d);
+            break;
+        }
+        case kRelinShare: {
+            helib_relin_share* r = nullptr;
+            const helib_status s = helib_relin_share_deserialize(&r, f.tctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "relinearization share");
+                break;
+            }
+            // What loads writes back the same bytes, and a loaded sum of round 1 is answered.
+            const std::vector<uint8_t> again = bytes_of(helib_relin_share_serialize, r);
+            if (again.size() != len || !std::equal(again.begin(), again.end(), data)) {
+                std::fprintf(stderr, "a relinearization share did not write back its bytes\n");
+                std::abort();
+            }
+            uint64_t party = 1;
+            uint32_t round = 0;
+            must(helib_relin_share_info(r, &party, &round), "relinearization share info");
+            if (party == 0 && round == 1) {
+                helib_relin_share* r2 = nullptr;
+                helib_relin_share* r1 = nullptr;
+                helib_relin_secret* u = nullptr;
+                must(helib_relin_share_round1(&r1, &u, f.share[1]), "round 1");
+                expect_usable(helib_relin_share_round2(&r2, f.share[1], u, r), "round 2 on a loaded sum");
+                helib_relin_share_free(r2);
+                helib_relin_share_free(r1);
+                helib_relin_secret_free(u);
+            }
+            helib_relin_share_free(r);
             break;
         }
         case kCtxt:

@@ -92,6 +92,10 @@ typedef struct helib_context_params {
      * extra chain primes above the working top level (helib_context_info.derivation_level),
      * which derived keys divide by. Costs modulus bits, which the security check counts. */
     int32_t derivable_keys;
+    /* The parties whose key shares sum to the secret key (helib_seckey_new_share); 0 or 1 for a
+     * key of one owner. The noise model counts the joint secret and errors as sums of this
+     * many; serialized with the context. */
+    uint32_t parties;
 } helib_context_params;
 
 typedef struct helib_context_info {
@@ -108,6 +112,7 @@ typedef struct helib_context_info {
     double security_bits;        /* estimated classical security level */
     double fresh_noise_budget;   /* noise budget in bits of a fresh encryption */
     uint32_t derivation_level;   /* derivable contexts: the level derived keys serve up to; else 0 */
+    uint32_t parties;            /* parties sharing the secret key (1: one owner) */
 } helib_context_info;
 
 helib_status helib_context_new(helib_context **out, const helib_context_params *params);
@@ -351,7 +356,10 @@ helib_status helib_context_deserialize(helib_context **out, const uint8_t *data,
 #define HELIB_OBJECT_CIPHERTEXT 5
 #define HELIB_OBJECT_MASTER_KEYS 7
 #define HELIB_OBJECT_ENCRYPTION_KEY 8
-#define HELIB_MAX_CONTEXT_BYTES 296
+#define HELIB_OBJECT_KEY_SHARE 10
+#define HELIB_OBJECT_DECRYPTION_SHARE 11
+#define HELIB_OBJECT_RELIN_SHARE 13
+#define HELIB_MAX_CONTEXT_BYTES 300
 helib_status helib_max_serialized_size(const helib_context *ctx, uint32_t kind, uint64_t count, uint64_t *out);
 /* The plaintext modulus p as little-endian limbs (plaintext_limbs of them). */
 helib_status helib_context_plaintext_modulus(const helib_context *ctx, uint64_t *out, size_t out_len,
@@ -411,6 +419,83 @@ helib_status helib_seckey_encrypt_serialized(const helib_seckey *sk, const uint6
 helib_status helib_seckey_id(const helib_seckey *sk, uint64_t *out);
 helib_status helib_pubkey_id(const helib_pubkey *pk, uint64_t *out);
 helib_status helib_galois_keys_id(const helib_galois_keys *gk, uint64_t *out);
+
+/* ---------------------------------------------------------------- shared keys
+ *
+ * A secret key shared by the context's k parties (helib_context_params.parties), k-of-k: each
+ * party makes a key share from a common random string of 32 bytes (crs) the parties agreed
+ * on; the secret key is the sum of the shares and nobody holds it. A party's public key share
+ * (helib_pubkey_new on its share: no relinearization key) and Galois key shares
+ * (helib_galois_keys_new on its share, the same elements for every party) are combined into
+ * the joint keys by adding them (helib_pubkey_combine, helib_galois_keys_combine: one share
+ * per party). A share never decrypts or encrypts alone (HELIB_ERR_INVALID_ARGUMENT): the
+ * parties decrypt together, each sending a decryption share. */
+
+/* 32 fresh bytes from the OS CSPRNG (as every secret here is drawn): a party's contribution
+ * to the common random string. */
+helib_status helib_os_random_seed(uint8_t *out);
+/* A fresh key share (OS CSPRNG) for the context's parties, from the 32 bytes at crs; its id
+ * (helib_seckey_id) is the joint key's, the same for every share from crs. */
+helib_status helib_seckey_new_share(helib_seckey **out, const helib_context *ctx, const uint8_t *crs);
+/* The party's random tag of a key share (non-zero); 0 for a whole secret key. */
+helib_status helib_seckey_party(const helib_seckey *sk, uint64_t *out);
+/* The joint keys from one share per party (count = the context's parties). Mismatched shares
+ * (another context, another common string, other elements or levels) are HELIB_ERR_MISMATCH;
+ * a share given twice or a share with a relinearization key, HELIB_ERR_INVALID_ARGUMENT. */
+helib_status helib_pubkey_combine(helib_pubkey **out, const helib_pubkey *const *shares, size_t count);
+helib_status helib_galois_keys_combine(helib_galois_keys **out, const helib_galois_keys *const *shares,
+                                       size_t count);
+
+typedef struct helib_decryption_share helib_decryption_share;
+/* Party share's part of decrypting c (a ciphertext under the joint key), with smudging noise of
+ * smudge_bits (40 to 128) of statistical security. masked != 0: the plaintext ends as additive
+ * shares, and this party's share of its coefficients (N coefficients of plaintext_limbs limbs,
+ * as helib_ctxt_decrypt writes them; secret) goes to mask_out (mask_len >= N * limbs);
+ * otherwise mask_out may be NULL, and the shares decrypt to the plaintext itself (send them only
+ * to whoever may see it). HELIB_ERR_NOISE_BUDGET_EXHAUSTED when c's modulus has no room for the
+ * smudging. */
+helib_status helib_decryption_share_new(helib_decryption_share **out, const helib_seckey *share,
+                                        const helib_ctxt *c, int32_t masked, uint32_t smudge_bits,
+                                        uint64_t *mask_out, size_t mask_len);
+void helib_decryption_share_free(helib_decryption_share *d);
+/* The party's tag (helib_seckey_party) and whether the share is masked. */
+helib_status helib_decryption_share_info(const helib_decryption_share *d, uint64_t *party, int32_t *masked);
+helib_status helib_decryption_share_serialize(const helib_decryption_share *d, uint8_t *out, size_t out_len,
+                                              size_t *needed);
+helib_status helib_decryption_share_deserialize(helib_decryption_share **out, const helib_context *ctx,
+                                                const uint8_t *data, size_t len);
+/* c0 + the parties' shares, reduced mod p (N coefficients as helib_ctxt_decrypt writes them):
+ * the plaintext when no share is masked; otherwise the plaintext minus the masked parties'
+ * shares, which only added to them gives anything. One share per party, each for c
+ * (HELIB_ERR_MISMATCH otherwise), from distinct parties. */
+helib_status helib_ctxt_combine_decryption(const helib_ctxt *c, const helib_decryption_share *const *shares,
+                                           size_t count, uint64_t *out, size_t out_len, size_t *needed);
+
+/* The joint relinearization key, in two rounds. Round 1: each party's message and its
+ * ephemeral secret (keep it, in memory, for round 2; freed with helib_relin_secret_free, which
+ * wipes it). The round's messages are summed (helib_relin_share_combine, one per party); round
+ * 2 answers that sum; the round-2 messages are summed too; helib_pubkey_with_joint_relin puts
+ * the key together with the joint public key. The result serializes as a public key
+ * (helib_pubkey_serialize), its relinearization key in full (about twice a single owner's). */
+typedef struct helib_relin_share helib_relin_share;
+typedef struct helib_relin_secret helib_relin_secret;
+helib_status helib_relin_share_round1(helib_relin_share **out, helib_relin_secret **secret,
+                                      const helib_seckey *share);
+helib_status helib_relin_share_round2(helib_relin_share **out, const helib_seckey *share,
+                                      const helib_relin_secret *secret, const helib_relin_share *round1_sum);
+helib_status helib_relin_share_combine(helib_relin_share **out, const helib_relin_share *const *shares,
+                                       size_t count);
+/* The party (0 for a sum) and the round (1 or 2). */
+helib_status helib_relin_share_info(const helib_relin_share *r, uint64_t *party, uint32_t *round);
+helib_status helib_relin_share_serialize(const helib_relin_share *r, uint8_t *out, size_t out_len,
+                                         size_t *needed);
+helib_status helib_relin_share_deserialize(helib_relin_share **out, const helib_context *ctx,
+                                           const uint8_t *data, size_t len);
+void helib_relin_share_free(helib_relin_share *r);
+void helib_relin_secret_free(helib_relin_secret *s);
+helib_status helib_pubkey_with_joint_relin(helib_pubkey **out, const helib_pubkey *joint,
+                                           const helib_relin_share *round1_sum,
+                                           const helib_relin_share *round2_sum);
 
 #ifdef __cplusplus
 }

@@ -72,24 +72,11 @@ impl Context {
     /// As [`Context::bn254`] for any prime field `F`: the fewest key-switching digits that
     /// reach 128-bit security, or [`Error::InsecureParameters`] if none does.
     pub fn for_field<F: PrimeField>(ring_degree: u64, ciphertext_bits: u32) -> Result<Context> {
-        let builder = ContextBuilder::new()
+        ContextBuilder::new()
             .ring_degree(ring_degree)
             .plaintext_field::<F>()
-            .ciphertext_bits(ciphertext_bits);
-        let first = builder.clone().ks_digits(DEFAULT_KS_DIGITS).build();
-        let Err(Error::InsecureParameters(_)) = first else {
-            return first;
-        };
-        // Digits beyond one per chain prime change nothing, so the chain length bounds the
-        // search. Security only improves with more digits: the first pass is the smallest.
-        let probe = builder.clone().allow_insecure(true).build()?;
-        for digits in DEFAULT_KS_DIGITS + 1..=probe.num_ctxt_primes() {
-            match builder.clone().ks_digits(digits).build() {
-                Err(Error::InsecureParameters(_)) => continue,
-                other => return other,
-            }
-        }
-        first
+            .ciphertext_bits(ciphertext_bits)
+            .build_with_fewest_digits()
     }
 
     pub(crate) fn as_ptr(&self) -> *const sys::helib_context {
@@ -174,6 +161,12 @@ impl Context {
             0 => None,
             level => Some(level),
         }
+    }
+
+    /// The parties whose key shares make the secret key
+    /// ([`ContextBuilder::parties`]): 1 for a key of one owner.
+    pub fn parties(&self) -> u32 {
+        self.inner.info.parties
     }
 
     /// Whether `p = 1 mod m`, so that the plaintext ring splits into `N` slots (full SIMD
@@ -314,6 +307,7 @@ pub struct ContextBuilder {
     ks_digits: u32,
     allow_insecure: bool,
     derivable_keys: bool,
+    parties: u32,
 }
 
 impl Default for ContextBuilder {
@@ -332,6 +326,7 @@ impl ContextBuilder {
             ks_digits: DEFAULT_KS_DIGITS,
             allow_insecure: false,
             derivable_keys: false,
+            parties: 1,
         }
     }
 
@@ -393,6 +388,36 @@ impl ContextBuilder {
         self
     }
 
+    /// A secret key shared by `parties` parties (2 to 64; default 1, a key of one owner): each
+    /// makes a [`KeyShare`](crate::threshold::KeyShare), the joint keys are their sums, and
+    /// decryption takes every party. The noise model counts the joint secret and the joint
+    /// keys' errors as sums of `parties` terms (about `log2(parties) / 2` bits more noise),
+    /// and the context's bytes and fingerprint name the count.
+    pub fn parties(mut self, parties: u32) -> Self {
+        self.parties = parties;
+        self
+    }
+
+    /// [`build`](Self::build) with the fewest key-switching digits (from
+    /// [`DEFAULT_KS_DIGITS`] up) that pass the 128-bit gate, as [`Context::for_field`] picks
+    /// them: [`Error::InsecureParameters`] if none does.
+    pub fn build_with_fewest_digits(self) -> Result<Context> {
+        let first = self.clone().ks_digits(DEFAULT_KS_DIGITS).build();
+        let Err(Error::InsecureParameters(_)) = first else {
+            return first;
+        };
+        // Digits beyond one per chain prime change nothing, so the chain length bounds the
+        // search. Security only improves with more digits: the first pass is the smallest.
+        let probe = self.clone().allow_insecure(true).build()?;
+        for digits in DEFAULT_KS_DIGITS + 1..=probe.num_ctxt_primes() {
+            match self.clone().ks_digits(digits).build() {
+                Err(Error::InsecureParameters(_)) => continue,
+                other => return other,
+            }
+        }
+        first
+    }
+
     /// Checks the parameters and builds the context (prime chain and precomputed tables).
     pub fn build(self) -> Result<Context> {
         let m = match self.ring {
@@ -434,6 +459,7 @@ impl ContextBuilder {
             ks_digits: self.ks_digits,
             allow_insecure: i32::from(self.allow_insecure),
             derivable_keys: i32::from(self.derivable_keys),
+            parties: self.parties,
         };
         let mut raw: *mut sys::helib_context = ptr::null_mut();
         // SAFETY: `params` and the limbs it points to live across the call; `raw` is a valid
@@ -507,5 +533,6 @@ fn empty_info() -> sys::helib_context_info {
         security_bits: 0.0,
         fresh_noise_budget: 0.0,
         derivation_level: 0,
+        parties: 0,
     }
 }

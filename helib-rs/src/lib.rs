@@ -90,6 +90,7 @@ mod memory;
 mod pools;
 mod self_test;
 mod serialization;
+pub mod threshold;
 
 pub use aggregation::{Aggregation, EncryptedSum, MAX_USERS};
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};

@@ -227,6 +227,11 @@ impl Transform {
                 ..
             } | Job::WitnessMap
         );
+        if request.parties > 1 {
+            return Err(he_fft::Error::BadRequest(format!(
+                "fft-mpi serves keys of one owner, not keys shared by parties ({request})"
+            )));
+        }
         if !four_steps || request.domain != he_fft::protocol::Domain::Subgroup {
             return Err(he_fft::Error::BadRequest(format!(
                 "fft-mpi runs the four-step FFT on the subgroup and the four-step witness map, \
@@ -250,7 +255,7 @@ impl Transform {
                 direction,
                 &options,
             )?)),
-            Job::CosetChange | Job::ClientAssistedWitnessMap => {
+            Job::CosetChange | Job::ClientAssistedWitnessMap | Job::MatrixProduct { .. } => {
                 return Err(he_fft::Error::Internal(
                     "a job fft-mpi does not run passed its check".into(),
                 ))

@@ -316,12 +316,19 @@ impl Layout {
         sk: &SecKey,
         cts: &[Ctxt],
     ) -> Result<Vec<F>> {
+        let polys = cts
+            .iter()
+            .map(|c| Ok(sk.decrypt_poly_expecting(c, Computation::OneProduct)?))
+            .collect::<Result<Vec<_>>>()?;
+        self.decode(ctx, &polys)
+    }
+
+    /// The `n` values held by ciphertexts whose plaintext polynomials are `polys` (one per
+    /// ciphertext): linear in them.
+    pub fn decode<F: PrimeField>(&self, ctx: &Context, polys: &[Vec<F>]) -> Result<Vec<F>> {
         self.check_ring(ctx)?;
         let encoder = BatchEncoder::<F>::for_context(ctx)?;
-        let slots = cts
-            .iter()
-            .map(|c| Ok(encoder.decode(&sk.decrypt_poly_expecting(c, Computation::OneProduct)?)))
-            .collect::<Result<Vec<_>>>()?;
+        let slots: Vec<Vec<F>> = polys.iter().map(|p| encoder.decode(p)).collect();
         self.unpack(&slots)
     }
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 
 use crate::error::{Error, Result};
 use crate::transform::required_keys;
@@ -158,8 +158,8 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for MatrixProduct<F> {
             .input_layout()
             .encode_with(self.encoded.encoder(), &self.padded(x)?)
     }
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
-        let mut values: Vec<F> = self.plan.output_layout().decrypt(&self.ctx, sk, y)?;
+    fn decode(&self, polys: &[Vec<F>]) -> Result<Vec<F>> {
+        let mut values: Vec<F> = self.plan.output_layout().decode(&self.ctx, polys)?;
         values.truncate(self.shape.0);
         Ok(values)
     }

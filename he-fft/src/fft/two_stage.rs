@@ -4,7 +4,7 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::layout::Order;
@@ -392,8 +392,8 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for TwoStageFft<F> {
             .encode_with(encoded.encoder(), &self.input_order(x)?)
     }
     /// The `n` values of `domain.fft(x)` (or `ifft`) in natural order.
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
-        let slots: Vec<F> = self.output_layout().decrypt(&self.ctx, sk, y)?;
+    fn decode(&self, polys: &[Vec<F>]) -> Result<Vec<F>> {
+        let slots: Vec<F> = self.output_layout().decode(&self.ctx, polys)?;
         Ok(self.natural_order(slots))
     }
     fn compute(&self, gk: Option<&GaloisKeys>, x: &[Ctxt], report: Progress) -> Result<Vec<Ctxt>> {

@@ -16,6 +16,7 @@ use crate::{
     CosetChange, DiagonalCache, Direction, EncryptedTransform, Fft, FftOptions, Matrix,
     MatrixProduct, PlanOptions, Route, TransformInfo, MAX_FFT_SIZE,
 };
+use helib_rs::threshold::{MAX_SMUDGE_BITS, MIN_SMUDGE_BITS};
 use helib_rs::GaloisSteps;
 
 /// The ring degree of [`Ring::Toy`].
@@ -133,6 +134,12 @@ pub struct Request {
     pub baby_step_keys: Option<usize>,
     /// Giant-step chains per product, or one per thread.
     pub chains: Option<usize>,
+    /// The parties whose key shares make the secret key (1: one owner; 2 to 64: a context
+    /// for a shared key, [`helib_rs::threshold`], with the room their decryption takes).
+    pub parties: u32,
+    /// The statistical security of the parties' smudging, 40 to 128 bits (the default 40):
+    /// the room the context keeps for it, and the server leaves in a result.
+    pub smudge_bits: u32,
 }
 
 impl Request {
@@ -148,6 +155,8 @@ impl Request {
             baby_steps: None,
             baby_step_keys: None,
             chains: None,
+            parties: 1,
+            smudge_bits: MIN_SMUDGE_BITS,
         }
     }
 
@@ -171,6 +180,17 @@ impl Request {
             .checked_next_power_of_two()
             .unwrap_or(0);
         Request::new(Job::MatrixProduct { rows, columns }, size)
+    }
+
+    /// The same request for a key shared by `parties` parties.
+    pub fn shared_by(self, parties: u32) -> Request {
+        Request { parties, ..self }
+    }
+
+    /// The noise budget the server leaves in a result for its decryption: one owner's, or
+    /// the parties' smudging room ([`helib_rs::threshold::decryption_margin_bits`]).
+    pub fn decryption_margin_bits(&self, ctx: &Context) -> f64 {
+        helib_rs::threshold::decryption_margin_bits(ctx, self.smudge_bits)
     }
 
     /// The same request on the toy ring.
@@ -199,35 +219,61 @@ impl Request {
         FftOptions::default().with_plan(plan).with_cache(cache)
     }
 
+    /// The job's ciphertext-modulus bits on the ring `ring_degree`, as one owner needs them.
+    fn ciphertext_bits<F: FftField + PrimeField>(&self, ring_degree: usize) -> u32 {
+        match self.job {
+            Job::Fft { route, .. } => route.ciphertext_bits::<F>(ring_degree, self.size),
+            Job::WitnessMap => witness_map_ciphertext_bits::<F>(ring_degree, self.size),
+            Job::ClientAssistedWitnessMap => {
+                ClientAssistedWitnessMap::<F>::ciphertext_bits(ring_degree)
+            }
+            Job::CosetChange => Route::OneProduct.ciphertext_bits::<F>(ring_degree, self.size),
+            Job::MatrixProduct { .. } => {
+                MatrixProduct::<F>::ciphertext_bits(ring_degree, self.size)
+            }
+        }
+    }
+
     /// The context the request calls for, built the same way by the owner and the server.
+    ///
+    /// For a key shared by parties: one owner's ring for the job, with the modulus grown by
+    /// the room the parties' smudging takes
+    /// ([`smudging_room_bits`](helib_rs::threshold::smudging_room_bits)) and the digits
+    /// that keep 128-bit security ([`Error::InsecureParameters`](helib_rs::Error) through
+    /// [`Error::Engine`] where none does).
     pub fn context<F: FftField + PrimeField>(&self) -> Result<Context> {
         self.check()?;
+        if self.parties > 1 {
+            let ring = match self.ring {
+                Ring::Toy => TOY_RING_DEGREE,
+                Ring::Secure => Request {
+                    parties: 1,
+                    ..*self
+                }
+                .context::<F>()?
+                .ring_degree(),
+            };
+            let room =
+                helib_rs::threshold::smudging_room_bits(ring, self.parties, self.smudge_bits);
+            let builder = Context::builder()
+                .ring_degree(ring as u64)
+                .plaintext_field::<F>()
+                .ciphertext_bits(self.ciphertext_bits::<F>(ring).saturating_add(room))
+                .parties(self.parties);
+            return Ok(match self.ring {
+                Ring::Toy => builder.allow_insecure(true).build()?,
+                Ring::Secure => builder.build_with_fewest_digits()?,
+            });
+        }
         let master = self.keys == KeyKind::Master;
         match (self.ring, self.job) {
-            (Ring::Toy, job) => {
-                let bits = match job {
-                    Job::Fft { route, .. } => {
-                        route.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
-                    }
-                    Job::WitnessMap => witness_map_ciphertext_bits::<F>(TOY_RING_DEGREE, self.size),
-                    Job::ClientAssistedWitnessMap => {
-                        ClientAssistedWitnessMap::<F>::ciphertext_bits(TOY_RING_DEGREE)
-                    }
-                    Job::CosetChange => {
-                        Route::OneProduct.ciphertext_bits::<F>(TOY_RING_DEGREE, self.size)
-                    }
-                    Job::MatrixProduct { .. } => {
-                        MatrixProduct::<F>::ciphertext_bits(TOY_RING_DEGREE, self.size)
-                    }
-                };
-                Ok(Context::builder()
-                    .ring_degree(TOY_RING_DEGREE as u64)
-                    .plaintext_field::<F>()
-                    .ciphertext_bits(bits)
-                    .derivable_keys(master)
-                    .allow_insecure(true)
-                    .build()?)
-            }
+            (Ring::Toy, _) => Ok(Context::builder()
+                .ring_degree(TOY_RING_DEGREE as u64)
+                .plaintext_field::<F>()
+                .ciphertext_bits(self.ciphertext_bits::<F>(TOY_RING_DEGREE))
+                .derivable_keys(master)
+                .allow_insecure(true)
+                .build()?),
             (Ring::Secure, Job::Fft { route, .. }) if master => {
                 route.derivable_context::<F>(self.size)
             }
@@ -353,6 +399,21 @@ impl Request {
                 ));
             }
         }
+        if !(1..=64).contains(&self.parties) {
+            return bad(format!(
+                "parties must be from 1 to 64, got {}",
+                self.parties
+            ));
+        }
+        if !(MIN_SMUDGE_BITS..=MAX_SMUDGE_BITS).contains(&self.smudge_bits) {
+            return bad(format!(
+                "smudge-bits must be from {MIN_SMUDGE_BITS} to {MAX_SMUDGE_BITS}, got {}",
+                self.smudge_bits
+            ));
+        }
+        if self.parties > 1 && self.keys == KeyKind::Master {
+            return bad("a shared key has no master keys: ship the joint Galois keys".into());
+        }
         if let Some(b) = self.baby_steps {
             if !b.is_power_of_two() || b > MAX_BABY_STEPS {
                 return bad(format!(
@@ -402,6 +463,12 @@ impl fmt::Display for Request {
         }
         if self.keys == KeyKind::Master {
             write!(f, " keys=master")?;
+        }
+        if self.parties > 1 {
+            write!(f, " parties={}", self.parties)?;
+            if self.smudge_bits != MIN_SMUDGE_BITS {
+                write!(f, " smudge-bits={}", self.smudge_bits)?;
+            }
         }
         for (name, value) in [
             ("baby-steps", self.baby_steps),
@@ -481,6 +548,8 @@ impl FromStr for Request {
             "chains",
             "rows",
             "columns",
+            "parties",
+            "smudge-bits",
         ];
         if let Some((key, _)) = fields.iter().find(|(k, _)| !known.contains(k)) {
             return Err(bad(format!("unknown field {key:?}")));
@@ -515,7 +584,19 @@ impl FromStr for Request {
             baby_steps: number("baby-steps")?,
             baby_step_keys: number("baby-step-keys")?,
             chains: number("chains")?,
+            parties: match number("parties")? {
+                None => 1,
+                Some(k @ 2..=64) => k as u32,
+                Some(k) => return Err(bad(format!("parties={k}: from 2 to 64"))),
+            },
+            smudge_bits: match number("smudge-bits")? {
+                None => MIN_SMUDGE_BITS,
+                Some(b) => u32::try_from(b).unwrap_or(u32::MAX),
+            },
         };
+        if request.parties == 1 && get("smudge-bits").is_some() {
+            return Err(bad("smudge-bits goes with parties".into()));
+        }
         request.check()?;
         Ok(request)
     }
@@ -564,6 +645,15 @@ mod tests {
             "job=client-assisted-witness-map size=1024"
         );
         assert_eq!(assisted.to_string().parse::<Request>().unwrap(), assisted);
+        let shared = Request {
+            smudge_bits: 64,
+            ..Request::new(Job::WitnessMap, 1024).shared_by(3)
+        };
+        assert_eq!(
+            shared.to_string(),
+            "job=witness-map size=1024 parties=3 smudge-bits=64"
+        );
+        assert_eq!(shared.to_string().parse::<Request>().unwrap(), shared);
         let product = Request::matrix_product(3, 5);
         assert_eq!(
             product.to_string(),
@@ -618,6 +708,11 @@ mod tests {
                 "from 1 to",
             ),
             ("job=fft size=8 rows=3", "only a matrix product"),
+            ("job=fft size=8 parties=1", "from 2 to 64"),
+            ("job=fft size=8 parties=65", "from 2 to 64"),
+            ("job=fft size=8 smudge-bits=40", "goes with parties"),
+            ("job=fft size=8 parties=2 smudge-bits=20", "smudge-bits"),
+            ("job=fft size=8 parties=2 keys=master", "no master keys"),
             (
                 "job=matrix-product rows=3 columns=5 size=8 keys=master",
                 "master keys",

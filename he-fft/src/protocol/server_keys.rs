@@ -176,7 +176,7 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
         let mut download_bytes = 0u64;
         let count = outputs.len();
         for (i, mut ct) in outputs.into_iter().enumerate() {
-            ct.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
+            ct.compact_for_decryption(self.request.decryption_margin_bits(&self.ctx))?;
             let bytes = ct.to_bytes()?;
             download_bytes += bytes.len() as u64;
             job.write(Side::Public, &ExchangeDir::output_name(i), &bytes)?;

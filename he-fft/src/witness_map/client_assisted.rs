@@ -5,7 +5,7 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 
 use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
@@ -146,9 +146,9 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for ClientAssistedWitnessMa
         Ok(vec![self.polynomial(x)?])
     }
     /// The `n` coefficients of `h`.
-    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
-        crate::witness_map::one_ciphertext::decrypt_quotient(
-            sk,
+    fn decode(&self, h: &[Vec<F>]) -> Result<Vec<F>> {
+        crate::witness_map::one_ciphertext::quotient(
+            &self.ctx,
             single(h, "the result")?,
             self.domain.size(),
         )

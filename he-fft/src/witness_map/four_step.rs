@@ -5,7 +5,7 @@ use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::{Computation, Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 use rayon::prelude::*;
 
 use crate::bsgs::layout::Order;
@@ -352,7 +352,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
     }
     /// The `n` coefficients of `h` from the `c` results: coefficient `R + j` of result `i`,
     /// divided by `2c`, is `h`'s entry `i + c j`.
-    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+    fn decode(&self, h: &[Vec<F>]) -> Result<Vec<F>> {
         let (c, row) = (self.num_rows(), self.row_len());
         if h.len() != c {
             return Err(Error::wrong_length(
@@ -365,8 +365,8 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepWitnessMap<F> {
             Error::InvalidArgument("the field's characteristic divides 2c".into())
         })?;
         let mut out = vec![F::zero(); self.n];
-        for (i, t) in h.iter().enumerate() {
-            let coeffs: Vec<F> = sk.decrypt_poly_expecting(t, Computation::OneProduct)?;
+        for (i, coeffs) in h.iter().enumerate() {
+            crate::transform::check_poly_len(coeffs, 2 * row)?;
             for (j, v) in coeffs[row..2 * row].iter().enumerate() {
                 out[i + c * j] = *v * scale;
             }

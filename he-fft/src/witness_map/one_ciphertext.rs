@@ -4,7 +4,7 @@
 use std::fmt;
 
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Computation, Context, Ctxt, GaloisKeys, GaloisSteps, SecKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
 use crate::bsgs::plan::{DiagonalSet, Rows};
@@ -396,12 +396,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     }
     /// The `n` coefficients of `h` (the last is 0 when the constraints hold, as in
     /// ark-groth16's result).
-    fn decrypt(&self, sk: &SecKey, h: &[Ctxt]) -> Result<Vec<F>> {
+    fn decode(&self, h: &[Vec<F>]) -> Result<Vec<F>> {
         let h = single(h, "the result")?;
         if self.is_packed() {
-            decrypt_packed_quotient(sk, h, self.n)
+            packed_quotient(&self.ctx, h, self.n)
         } else {
-            decrypt_quotient(sk, h, self.n)
+            quotient(&self.ctx, h, self.n)
         }
     }
     /// The encrypted quotient from the encrypted `a` and `b` (one ciphertext each, in that
@@ -509,17 +509,17 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 
 /// `h` from an encrypted `A(Y) B(Y)` with `Y = X^(N / 2n)`: the coefficients of `Y^n` to
 /// `Y^(2n - 1)` of the decrypted polynomial (both routes' last step).
-pub(crate) fn decrypt_quotient<F: PrimeField>(sk: &SecKey, ab: &Ctxt, n: usize) -> Result<Vec<F>> {
-    let coeffs: Vec<F> = sk.decrypt_poly_expecting(ab, Computation::OneProduct)?;
-    let step = sk.context().ring_degree() / (2 * n);
+pub(crate) fn quotient<F: PrimeField>(ctx: &Context, coeffs: &[F], n: usize) -> Result<Vec<F>> {
+    crate::transform::check_poly_len(coeffs, ctx.ring_degree())?;
+    let step = ctx.ring_degree() / (2 * n);
     Ok((0..n).map(|i| coeffs[step * (n + i)]).collect())
 }
 
 /// `h` from an encrypted `Z A(Y) B(Y)` with `Z = X^(N / 4n)`, `Y = Z^2`: the coefficients of
 /// `Z^(2n + 1)`, `Z^(2n + 3)`, ... of the decrypted polynomial (the packed map's last step).
-fn decrypt_packed_quotient<F: PrimeField>(sk: &SecKey, zab: &Ctxt, n: usize) -> Result<Vec<F>> {
-    let coeffs: Vec<F> = sk.decrypt_poly_expecting(zab, Computation::OneProduct)?;
-    let step = sk.context().ring_degree() / (4 * n);
+fn packed_quotient<F: PrimeField>(ctx: &Context, coeffs: &[F], n: usize) -> Result<Vec<F>> {
+    crate::transform::check_poly_len(coeffs, ctx.ring_degree())?;
+    let step = ctx.ring_degree() / (4 * n);
     Ok((0..n).map(|i| coeffs[step * (2 * (n + i) + 1)]).collect())
 }
 

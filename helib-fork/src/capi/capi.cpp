@@ -87,6 +87,7 @@ helib_status helib_context_new(helib_context** out, const helib_context_params* 
         cp.ks_digits = params->ks_digits;
         cp.allow_insecure = params->allow_insecure != 0;
         cp.derivable_keys = params->derivable_keys != 0;
+        cp.parties = params->parties == 0 ? 1 : params->parties;
         auto ctx = std::make_shared<const helib::Context>(cp);
         *out = new helib_context{std::move(ctx)};
     });
@@ -112,6 +113,7 @@ helib_status helib_context_get_info(const helib_context* ctx, helib_context_info
         out->security_bits = c.security_bits();
         out->fresh_noise_budget = c.fresh_noise_budget();
         out->derivation_level = static_cast<uint32_t>(c.derivation_level());
+        out->parties = c.parties();
     });
 }
 

@@ -65,6 +65,9 @@ helib_status helib_max_serialized_size(const helib_context* ctx, uint32_t kind, 
             case HELIB_OBJECT_CIPHERTEXT:
             case HELIB_OBJECT_MASTER_KEYS:
             case HELIB_OBJECT_ENCRYPTION_KEY:
+            case HELIB_OBJECT_KEY_SHARE:
+            case HELIB_OBJECT_DECRYPTION_SHARE:
+            case HELIB_OBJECT_RELIN_SHARE:
                 break;
             default:
                 throw helib::InvalidArgument("unknown object kind " + std::to_string(kind));

@@ -29,6 +29,8 @@ namespace {
 double log2_zz(const NTL::ZZ& x) { return NTL::log(x) / std::log(2.0); }
 
 constexpr u64 kMaxM = u64(1) << 20;
+// The most parties a shared key may have.
+constexpr uint32_t kMaxParties = 64;
 // Primes stay below 2^50: the AVX2 NTT is exact there (ntt_avx2.cpp), and the lazy 128-bit
 // sums in key switching have ample headroom (products < 2^100).
 constexpr unsigned kMaxPrimeBits = 50;
@@ -51,7 +53,10 @@ u64 ntt_prime_below(unsigned bits, u64 two_n, const NTL::ZZ& p, const std::vecto
 
 Context::Context(const ContextParams& params)
     : m_(params.m), n_(params.m / 2), p_(params.p), requested_digits_(params.ks_digits),
-      requested_bits_(params.ciphertext_bits) {
+      requested_bits_(params.ciphertext_bits), parties_(params.parties) {
+    if (params.parties == 0 || params.parties > kMaxParties)
+        throw InvalidArgument("parties must be in 1.." + std::to_string(kMaxParties) + " (got " +
+                              std::to_string(params.parties) + ")");
     if (m_ < 2048 || m_ > kMaxM || (m_ & (m_ - 1)) != 0)
         throw InvalidArgument("m must be a power of two in [2048, 2^20] (got " +
                               std::to_string(m_) + ")");
@@ -191,6 +196,8 @@ uint64_t Context::compute_fingerprint(const std::vector<u64>& roots) const {
         add(digit_begin_[j]);
         add(digit_end_[j]);
     }
+    // Only when shared, so one owner's contexts keep the fingerprints they always had.
+    if (parties_ > 1) add(0x7061727469657300ULL | parties_);
     return h;
 }
 
@@ -239,8 +246,11 @@ void Context::precompute_constants() {
 
     // Noise model constants (noise.h).
     const double n = static_cast<double>(n_);
-    log2_s_ = std::log2(kTailFactor * std::sqrt(n * 2.0 / 3.0));
-    log2_e_ = std::log2(kTailFactor * std::sqrt(n * 10.5));
+    // A joint secret is the sum of the parties' ternary shares, and a joint key's error the sum
+    // of theirs: variances k times one owner's.
+    const double k = static_cast<double>(parties_);
+    log2_s_ = std::log2(kTailFactor * std::sqrt(n * k * 2.0 / 3.0));
+    log2_e_ = std::log2(kTailFactor * std::sqrt(n * k * 10.5));
     const double log2_p = log2_zz(p_);
     const double log2_one_plus_s = std::log2(1.0 + std::exp2(log2_s_));
     log2_floor_q_ = log2_p + std::log2(kTailFactor * std::sqrt(n / 12.0)) + log2_one_plus_s;

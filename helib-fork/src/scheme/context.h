@@ -26,6 +26,10 @@ struct ContextParams {
     // master_keys.h): the chain gets extra primes above the working top level, which derived
     // keys use as their special modulus and which form one more key-switching digit.
     bool derivable_keys = false;
+    // The number of parties whose key shares sum to the secret key (threshold.h); 1 for a key
+    // of one owner. The joint secret and the joint keys' errors are sums of this many, which
+    // the noise model counts.
+    uint32_t parties = 1;
     // When non-zero, the fingerprint (serialize.h) that the parameters must give: checked once
     // the primes are chosen, before any table is built, so that forged or corrupted context
     // bytes cost a prime search, not the tables.
@@ -114,6 +118,9 @@ public:
     // Canonical-embedding norms of plaintexts (degree N or a power-of-two divisor of it).
     double log2_canonical_norm(const std::vector<double>& a) const { return canonical_.log2_norm(a); }
 
+    // The parties whose key shares make the secret key (1: one owner).
+    uint32_t parties() const { return parties_; }
+
     // The parameters as requested (the chain and digits derive from them deterministically).
     unsigned requested_ciphertext_bits() const { return requested_bits_; }
     size_t requested_digits() const { return requested_digits_; }
@@ -170,6 +177,7 @@ private:
     std::vector<size_t> digit_begin_, digit_end_;
     size_t requested_digits_;
     unsigned requested_bits_;
+    uint32_t parties_ = 1;
 
     std::vector<u64> t_mod_, t_inv_mod_;
     SwitchBasis special_basis_, derived_basis_;

@@ -76,6 +76,7 @@ Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
 }
 
 void Ctxt::encrypt_symmetric(Writer& w, const SecKey& sk, const u64* coeffs, size_t num) {
+    sk.require_whole("secret-key encryption");
     const Context& ctx = *sk.context();
     const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
@@ -108,6 +109,7 @@ void Ctxt::raw_phase(const SecKey& sk, RnsPoly& v, const u64* row_scale) const {
     const Context& ctx = *ctx_;
     if (sk.context() != ctx_) throw Mismatch("secret key and ciphertext belong to different contexts");
     if (sk.id() != key_id_) throw Mismatch("ciphertext was not encrypted under this secret key");
+    sk.require_whole("decryption");
     v = RnsPoly::uninit(level_, ctx.n());
     for (size_t r = 0; r < level_; ++r) {
         row_mul_add_to(v.row(r), c1_.row(r), sk.s_ntt().row(r), c0_.row(r), ctx.n(), ctx.ntt(r).barrett(),

@@ -67,6 +67,11 @@ public:
     void save(Writer& w) const;
     static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx);
 
+    // The joint Galois keys of a shared secret key: the sum of the parties' shares (GaloisKeys
+    // of each party's SecKey::share, for the same elements and levels, from one common string),
+    // one per party of the context (threshold.h).
+    static GaloisKeys combine(const std::vector<const GaloisKeys*>& shares);
+
 private:
     friend class MasterKeys;
     GaloisKeys() = default;

@@ -73,6 +73,9 @@ RnsPoly expand_public_a(const Context& ctx, const Seed& seed) {
 }
 
 SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
+    if (ctx_->parties() > 1)
+        throw InvalidArgument("this context is for a key shared by " + std::to_string(ctx_->parties()) +
+                              " parties: each makes a key share (SecKey::share)");
     Prng prng = os_prng();
     id_ = prng.next_u64() | 1;  // never 0
     s_ = sample_ternary(prng, ctx_->n());
@@ -87,7 +90,44 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx, const Seed& seed)
     s_ntt_ = small_to_ntt(*ctx_, s_, extended_basis(*ctx_, ctx_->num_chain()));
 }
 
+SecKey SecKey::share(std::shared_ptr<const Context> ctx, const Seed& crs) {
+    if (ctx->parties() < 2)
+        throw InvalidArgument("a key share needs a context for 2 or more parties (this one is for one owner)");
+    Prng prng = os_prng();
+    const uint64_t party = prng.next_u64() | 1;
+    SecKey sk(ctx, joint_id(crs), sample_ternary(prng, ctx->n()));
+    sk.share_ = true;
+    sk.party_ = party;
+    sk.crs_ = crs;
+    return sk;
+}
+
+uint64_t SecKey::joint_id(const Seed& crs) {
+    // A stream of its own, apart from every key's (key_seed: label << 16 | part < 2^62).
+    Prng derive(crs, uint64_t(1) << 63, kPublicRounds);
+    return derive.next_u64() | 1;
+}
+
+void SecKey::require_whole(const char* what) const {
+    if (share_)
+        throw InvalidArgument(std::string(what) +
+                              " needs the whole secret key, and this is one party's share of it "
+                              "(the parties decrypt together: decryption shares)");
+}
+
 Seed SecKey::key_seed(uint64_t label, uint64_t part) const {
+    if (share_) {
+        // Part 0 seeds a key's uniform part: common to the parties, from the common string.
+        // Every other part (errors) is the party's own.
+        if (part != 0) return os_seed();
+        Prng derive(crs_, label << 16, kPublicRounds);
+        Seed out;
+        for (size_t i = 0; i < out.size(); i += 4) {
+            const uint32_t w = derive.next_u32();
+            std::memcpy(out.data() + i, &w, 4);
+        }
+        return out;
+    }
     if (!seeded_) return os_seed();
     // One ChaCha20 stream per (label, part): labels are Galois elements (< 2^40 for any ring
     // here) and parts below 2^16, so the stream numbers never collide.
@@ -170,6 +210,9 @@ PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
     for (size_t r = 0; r < L; ++r)
         row_switch_key_b(b_.row(r), nullptr, 0, a_.row(r), sk.s_ntt().row(r), ctx.n(), ctx.ntt(r).barrett(),
                          ctx.simd());
+    // A share's s^2 is no share of the joint s^2: the joint relinearization key takes a
+    // protocol of its own (threshold.h).
+    if (sk.is_share()) return;
     // Relinearization: switch from s^2 to s (over every prime: products run up to the top).
     const Basis full = extended_basis(ctx, ctx.num_chain());
     RnsPoly s2 = sk.s_ntt();

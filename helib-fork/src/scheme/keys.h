@@ -13,6 +13,7 @@ namespace helib {
 
 class Reader;  // serialize.h
 class Writer;
+class RelinShare;  // threshold.h
 
 // Hybrid key-switching key from s' to s: for each digit j, over the full basis (all chain
 // primes, then the special primes), b_j = -a_j s + p e_j + P g_j s' with g_j the CRT idempotent
@@ -35,6 +36,9 @@ struct KeySwitchKey {
     bool derived = false;
     // The chain levels it serves (at most its switch basis's max_level, which a full key has).
     size_t levels = 0;
+    // Whether a is not expanded from the seed but held (and serialized) as it is: a joint
+    // relinearization key's (threshold.h).
+    bool explicit_a = false;
     // log2 of a bound on the canonical norm of the key's error e (the key holds p e): a fresh
     // key's is Context::log2_error_norm(), a derived key's grows with its key switches.
     double log2_error = 0;
@@ -78,6 +82,14 @@ public:
     // from `seed` alone. Encryption randomness still comes from the OS. A key read back with
     // load() has no seed and generates keys from the OS again.
     SecKey(std::shared_ptr<const Context> ctx, const Seed& seed);
+    // One party's share of a secret key shared by the context's parties (threshold.h): a
+    // uniform ternary share from the OS CSPRNG, the joint key's id (joint_id(crs)), and the
+    // common random string from which every key generated from it draws its uniform parts, so
+    // that the parties' key shares sum to the joint key's (their errors and this share stay
+    // the party's own). A share never decrypts or encrypts alone.
+    static SecKey share(std::shared_ptr<const Context> ctx, const Seed& crs);
+    // The id every share made from `crs` carries, and the joint keys and ciphertexts with them.
+    static uint64_t joint_id(const Seed& crs);
     // Both forms of s are zeroed before their memory is released.
     ~SecKey();
     SecKey(const SecKey&) = default;
@@ -90,6 +102,13 @@ public:
     const std::vector<int32_t>& coefficients() const { return s_; }
     // s in NTT form over the full basis (chain + special primes).
     const RnsPoly& s_ntt() const { return s_ntt_; }
+    // Whether this is one party's share of a joint key (share()), its party's random tag, and
+    // the common random string it was made with.
+    bool is_share() const { return share_; }
+    uint64_t party() const { return party_; }
+    const Seed& crs() const { return crs_; }
+    // Throws InvalidArgument for a share: what `what` needs is the whole secret key.
+    void require_whole(const char* what) const;
 
     // Key-switching key from `target` to `under` (both NTT over the full basis; `under`
     // defaults to this secret): b + a under = P target + t e. `label` names the key among
@@ -112,8 +131,9 @@ public:
     // Set in the label of a derived-form key (Galois elements stay below 2^40).
     static constexpr uint64_t kDerivedLabelBit = uint64_t(1) << 46;
 
-    // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff).
-    // Sensitive: the secret key itself.
+    // Serialized (serialize.h): header, id (u64), then the N coefficients as bytes (-1 as 0xff);
+    // a share (kind key_share): header, id, party (u64), the common random string (32 bytes),
+    // then the coefficients. Sensitive: the secret key itself.
     void save(Writer& w) const;
     static SecKey load(Reader& r, std::shared_ptr<const Context> ctx);
 
@@ -127,6 +147,10 @@ private:
     // Set only for the insecure seeded secret; wiped with the secret.
     bool seeded_ = false;
     Seed seed_{};
+    // Set only for a party's share (public values: the string is common to the parties).
+    bool share_ = false;
+    uint64_t party_ = 0;
+    Seed crs_{};
 };
 
 class PubKey {
@@ -150,6 +174,14 @@ public:
     // without it (kind encryption_key) when with_relin is false.
     void save(Writer& w, bool with_relin = true) const;
     static PubKey load(Reader& r, std::shared_ptr<const Context> ctx);
+
+    // The joint public key of a shared secret key: the sum of the parties' public key shares
+    // (PubKey(share) of each party's SecKey::share, all from one common string), one per party
+    // of the context, without a relinearization key (threshold.h).
+    static PubKey combine(const std::vector<const PubKey*>& shares);
+    // The joint public key `joint` with the joint relinearization key of the two rounds' sums
+    // (RelinShare, threshold.h).
+    static PubKey with_joint_relin(const PubKey& joint, const RelinShare& round1, const RelinShare& round2);
 
 private:
     PubKey() = default;

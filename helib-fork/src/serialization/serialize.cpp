@@ -12,6 +12,7 @@
 #include "scheme/galois.h"
 #include "scheme/keys.h"
 #include "scheme/master_keys.h"
+#include "scheme/threshold.h"
 #include "scheme/wipe.h"
 
 namespace helib {
@@ -21,6 +22,7 @@ constexpr uint8_t kMagic[4] = {'B', 'P', 'H', 'E'};
 // p has at most 2048 bits (Context).
 constexpr uint32_t kMaxPLimbs = 32;
 constexpr uint32_t kOptionDerivableKeys = 1;
+constexpr uint32_t kOptionParties = 2;
 
 const char* kind_name(ObjectKind kind) {
     switch (kind) {
@@ -33,6 +35,10 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::master_keys: return "master Galois keys";
         case ObjectKind::encryption_key: return "a public key without relinearization key";
         case ObjectKind::coefficient_ciphertext: return "an online encryption (c0 in coefficient form)";
+        case ObjectKind::key_share: return "a party's key share";
+        case ObjectKind::decryption_share: return "a decryption share";
+        case ObjectKind::joint_public_key: return "a joint public key with its relinearization key";
+        case ObjectKind::relin_share: return "a relinearization key share";
     }
     return "an unknown object";
 }
@@ -122,11 +128,21 @@ uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count
             return kMaxContextBytes;
         case ObjectKind::secret_key:
             return header + key_id + ctx.n();
+        case ObjectKind::key_share:
+            return header + key_id + 8 + sizeof(Seed) + ctx.n();
+        case ObjectKind::decryption_share:
+            return DecryptionShare::serialized_size(ctx, ctx.num_chain());
         case ObjectKind::encryption_key:
-        case ObjectKind::public_key: {
+        case ObjectKind::public_key:
+        case ObjectKind::joint_public_key: {
             const uint64_t b = header + key_id + sizeof(Seed) + ctx.fresh_level() * row;
-            return kind == ObjectKind::public_key ? b + switch_key_size(ctx, false) : b;
+            if (kind == ObjectKind::encryption_key) return b;
+            // A shared key's relinearization key holds its a parts too: twice the rows.
+            const uint64_t relin = switch_key_size(ctx, false);
+            return ctx.parties() > 1 ? b + 2 * relin : b + relin;
         }
+        case ObjectKind::relin_share:
+            return RelinShare::serialized_size(ctx, 1);
         case ObjectKind::galois_keys:
         case ObjectKind::master_keys: {
             if (count > ctx.n()) throw InvalidArgument("more Galois keys than the ring has elements");
@@ -176,8 +192,11 @@ void save_context(Writer& w, const Context& ctx) {
     w.u32(static_cast<uint32_t>(ctx.p_limbs()));
     w.words(ctx.p_limb_vec().data(), ctx.p_limbs());
     // Options, written only when set (the bytes of a context without them stay as they were):
-    // bit 0, derivable keys.
-    if (ctx.derivation_level() > 0) w.u32(kOptionDerivableKeys);
+    // bit 0, derivable keys; bit 1, a key shared by parties, whose count (u32) follows.
+    const uint32_t options = (ctx.derivation_level() > 0 ? kOptionDerivableKeys : 0) |
+                             (ctx.parties() > 1 ? kOptionParties : 0);
+    if (options != 0) w.u32(options);
+    if (ctx.parties() > 1) w.u32(ctx.parties());
 }
 
 std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
@@ -193,8 +212,13 @@ std::shared_ptr<const Context> load_context(Reader& r, bool allow_insecure) {
     r.bytes(p.data(), limbs * sizeof(u64), "p");
     if (r.remaining() > 0) {
         const uint32_t options = r.u32("context options");
-        if (options != kOptionDerivableKeys) corrupt("context options " + std::to_string(options));
-        params.derivable_keys = true;
+        if (options == 0 || (options & ~(kOptionDerivableKeys | kOptionParties)) != 0)
+            corrupt("context options " + std::to_string(options));
+        params.derivable_keys = (options & kOptionDerivableKeys) != 0;
+        if ((options & kOptionParties) != 0) {
+            params.parties = r.u32("parties");
+            if (params.parties < 2 || params.parties > 64) corrupt("a key shared by " + std::to_string(params.parties) + " parties");
+        }
     }
     r.expect_end();
     params.p = zz_from_limbs(p.data(), limbs);
@@ -235,8 +259,12 @@ KeySwitchKey KeySwitchKey::load(Reader& r, const Context& ctx, bool derived, siz
 }
 
 void SecKey::save(Writer& w) const {
-    write_header(w, ObjectKind::secret_key, *ctx_);
+    write_header(w, share_ ? ObjectKind::key_share : ObjectKind::secret_key, *ctx_);
     w.u64(id_);
+    if (share_) {
+        w.u64(party_);
+        w.bytes(crs_.data(), crs_.size());
+    }
     // A byte at a time, without a temporary copy of the secret.
     for (int32_t c : s_) {
         const int8_t b = static_cast<int8_t>(c);
@@ -245,7 +273,21 @@ void SecKey::save(Writer& w) const {
 }
 
 SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
-    const uint64_t id = read_key_header(r, ObjectKind::secret_key, *ctx);
+    const bool share =
+        read_header_either(r, ObjectKind::secret_key, ObjectKind::key_share, *ctx) == ObjectKind::key_share;
+    const uint64_t id = r.u64("key id");
+    if (id == 0) corrupt("key id 0");
+    uint64_t party = 0;
+    Seed crs{};
+    if (share) {
+        party = r.u64("party");
+        r.bytes(crs.data(), crs.size(), "common random string");
+        if (party == 0) corrupt("party 0");
+        if (id != joint_id(crs)) corrupt("a key share whose id is not its common string's");
+    }
+    if (share != (ctx->parties() > 1))
+        throw Mismatch(share ? "a key share, and this context is for one owner"
+                             : "a whole secret key, and this context is for a key shared by parties");
     r.require(ctx->n(), "secret coefficients");
     std::vector<int32_t> s(ctx->n());
     try {
@@ -255,7 +297,11 @@ SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
             if (b < -1 || b > 1) corrupt("a secret coefficient outside {-1, 0, 1}");
             c = b;
         }
-        return SecKey(std::move(ctx), id, std::move(s));
+        SecKey sk(std::move(ctx), id, std::move(s));
+        sk.share_ = share;
+        sk.party_ = party;
+        sk.crs_ = crs;
+        return sk;
     } catch (...) {
         secure_wipe(s);  // a partly read secret is still secret
         throw;
@@ -265,18 +311,34 @@ SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
 void PubKey::save(Writer& w, bool with_relin) const {
     if (with_relin && !has_relin_key())
         throw MissingKey("this public key came without its relinearization key, so it cannot be saved with one");
-    write_header(w, with_relin ? ObjectKind::public_key : ObjectKind::encryption_key, *ctx_);
+    const bool joint = with_relin && relin_.explicit_a;
+    write_header(w,
+                 joint        ? ObjectKind::joint_public_key
+                 : with_relin ? ObjectKind::public_key
+                              : ObjectKind::encryption_key,
+                 *ctx_);
     w.u64(id_);
     w.bytes(a_seed_.data(), a_seed_.size());
     w.words(b_.data.data(), b_.data.size());
-    if (with_relin) relin_.save(w);
+    if (joint) {
+        w.u32(static_cast<uint32_t>(relin_.b.size()));
+        for (size_t j = 0; j < relin_.b.size(); ++j) {
+            w.words(relin_.b[j].data.data(), relin_.b[j].data.size());
+            w.words(relin_.a[j].data.data(), relin_.a[j].data.size());
+        }
+    } else if (with_relin) {
+        relin_.save(w);
+    }
 }
 
 PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     const Context& c = *ctx;
     PubKey pk;
-    const bool with_relin =
-        read_header_either(r, ObjectKind::public_key, ObjectKind::encryption_key, c) == ObjectKind::public_key;
+    const ObjectKind kind =
+        read_header_any(r, {ObjectKind::public_key, ObjectKind::encryption_key, ObjectKind::joint_public_key}, c);
+    const bool with_relin = kind == ObjectKind::public_key;
+    const bool joint = kind == ObjectKind::joint_public_key;
+    if (joint && c.parties() < 2) corrupt("a joint public key on a context for one owner");
     pk.id_ = r.u64("key id");
     if (pk.id_ == 0) corrupt("key id 0");
     r.bytes(pk.a_seed_.data(), pk.a_seed_.size(), "public key seed");
@@ -285,6 +347,25 @@ PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
     pk.b_ = RnsPoly::uninit(chain.size(), c.n());
     read_rows(r, c, chain, pk.b_, "public key");
     if (with_relin) pk.relin_ = KeySwitchKey::load(r, c);
+    if (joint) {
+        const uint32_t digits = r.u32("digit count");
+        if (digits != key_digits(c, false))
+            corrupt("a joint relinearization key of " + std::to_string(digits) + " digits (the context's keys have " +
+                    std::to_string(key_digits(c, false)) + ")");
+        const Basis full = key_rows(c, false);
+        r.require(uint64_t(2) * digits * full.size() * c.n() * sizeof(u64), "joint relinearization key");
+        KeySwitchKey& key = pk.relin_;
+        key.levels = c.switch_basis(false).max_level;
+        key.explicit_a = true;
+        key.log2_error = relin_error_bound(c);
+        for (uint32_t j = 0; j < digits; ++j) {
+            for (auto* part : {&key.b, &key.a}) {
+                RnsPoly p = RnsPoly::uninit(full.size(), c.n());
+                read_rows(r, c, full, p, "joint relinearization key");
+                part->push_back(std::move(p));
+            }
+        }
+    }
     pk.a_ = expand_public_a(c, pk.a_seed_);
     pk.ctx_ = std::move(ctx);
     return pk;

@@ -61,8 +61,18 @@ enum class ObjectKind : uint16_t {
     // without a transform): the ciphertext's fields, c0's rows in coefficient form, c1's rows
     // in NTT form. Reading transforms c0 (coefficient_form.h).
     coefficient_ciphertext = 9,
+    // One party's share of a joint secret key (keys.h: SecKey::share).
+    key_share = 10,
+    // One party's part of a joint decryption (threshold.h).
+    decryption_share = 11,
+    // A joint public key with its relinearization key, whose a parts travel in full
+    // (threshold.h): header, id, seed, b's rows, the digit count (u32), then per digit the
+    // key's b rows and a rows.
+    joint_public_key = 12,
+    // One party's message in a round of the joint relinearization key, or a round's sum.
+    relin_share = 13,
 };
-constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::coefficient_ciphertext);
+constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::relin_share);
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
 
@@ -148,8 +158,8 @@ uint64_t context_fingerprint(const Context& ctx);
 // message's length with it before reading it whole; the context's own bytes are at most
 // kMaxContextBytes.
 uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count);
-// Header, m, ciphertext bits, digits, limb count, 32 limbs of p, options.
-constexpr uint64_t kMaxContextBytes = 16 + 8 + 4 + 4 + 4 + 8 * 32 + 4;
+// Header, m, ciphertext bits, digits, limb count, 32 limbs of p, options, parties.
+constexpr uint64_t kMaxContextBytes = 16 + 8 + 4 + 4 + 4 + 8 * 32 + 4 + 4;
 
 void write_header(Writer& w, ObjectKind kind, const Context& ctx);
 // Checks magic, version and kind; then the fingerprint against ctx (Mismatch if it differs).

@@ -36,7 +36,7 @@ fn announced_len(write: impl Fn(*mut u8, usize, &mut usize) -> sys::helib_status
 }
 
 /// Runs an engine serializer twice: for the size, then into a buffer of that size.
-fn collect_bytes(
+pub(crate) fn collect_bytes(
     write: impl Fn(*mut u8, usize, &mut usize) -> sys::helib_status,
 ) -> Result<Vec<u8>> {
     let mut needed = 0usize;
@@ -122,8 +122,22 @@ impl SecKey {
         .map(Zeroizing::new)
     }
 
-    /// Reads a secret key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters.
+    /// Reads a secret key written by [`to_bytes`](Self::to_bytes) for `ctx`'s parameters. On
+    /// a context for several [`parties`](Context::parties) there is no whole secret key: read
+    /// a party's share with [`KeyShare::from_bytes`](crate::threshold::KeyShare::from_bytes).
     pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<SecKey> {
+        if ctx.parties() > 1 {
+            return Err(Error::InvalidArgument(format!(
+                "this context's key is shared by {} parties: read a party's share with \
+                 threshold::KeyShare::from_bytes",
+                ctx.parties()
+            )));
+        }
+        SecKey::from_bytes_any(ctx, bytes)
+    }
+
+    /// A secret key or a party's key share, as the bytes hold.
+    pub(crate) fn from_bytes_any(ctx: &Context, bytes: &[u8]) -> Result<SecKey> {
         let mut raw: *mut sys::helib_seckey = ptr::null_mut();
         // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
         // valid out-pointer set only on success.

@@ -3,6 +3,6 @@
 
 #[cfg(feature = "ark-serialize")]
 pub(crate) mod ark;
-mod bytes;
+pub(crate) mod bytes;
 pub(crate) mod frames;
 pub(crate) mod size_limits;

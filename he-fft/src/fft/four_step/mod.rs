@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{
-    BatchEncoder, Computation, Context, Ctxt, GaloisKeys, GaloisSteps, PeriodicEncoder, SecKey,
+    BatchEncoder, Computation, Context, Ctxt, GaloisKeys, GaloisSteps, PeriodicEncoder,
 };
 use rayon::prelude::*;
 
@@ -247,7 +247,7 @@ impl<F: FftField + PrimeField> FourStepFft<F> {
         self.num_ciphertexts() * (first + self.row_fft.total_steps())
     }
 
-    fn check_count(&self, cts: &[Ctxt]) -> Result<()> {
+    fn check_count<T>(&self, cts: &[T]) -> Result<()> {
         let c = self.num_ciphertexts();
         if cts.len() != c {
             return Err(Error::wrong_length(
@@ -522,13 +522,16 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for FourStepFft<F> {
             FirstStep::Owner => self.row_pairs(&self.owner_first_step(x)?)?.collect(),
         }
     }
-    fn decrypt(&self, sk: &SecKey, y: &[Ctxt]) -> Result<Vec<F>> {
-        self.check_count(y)?;
+    fn result_computation(&self) -> Computation {
+        Computation::Linear
+    }
+    fn decode(&self, polys: &[Vec<F>]) -> Result<Vec<F>> {
+        self.check_count(polys)?;
         let (c, row, half) = (self.num_rows(), self.row_len(), self.ctx.ring_degree() / 2);
         let slots = BatchEncoder::<F>::for_context(&self.ctx)?;
         let mut out = vec![F::zero(); self.n];
-        for (i, ct) in y.iter().enumerate() {
-            let decoded = slots.decode(&sk.decrypt_poly_expecting(ct, Computation::Linear)?);
+        for (i, poly) in polys.iter().enumerate() {
+            let decoded = slots.decode(poly);
             for (k1, start) in [(2 * i, 0), (2 * i + 1, half)] {
                 let values = self
                     .row_fft
