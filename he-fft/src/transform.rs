@@ -153,10 +153,10 @@ pub trait EncryptedTransform<F: FftField + PrimeField>: Send + Sync {
             .collect()
     }
 
-    /// The computation a result's plaintext factor must come from
-    /// ([`Computation::Linear`] for the FFTs and matrix products, the default
-    /// [`Computation::OneProduct`] for the witness maps): [`decrypt`](Self::decrypt) checks it
-    /// before decoding.
+    /// The computation a result's plaintext factor must come from: by default
+    /// [`Computation::OneProduct`] (which every route's results satisfy; the witness maps
+    /// need it), [`Computation::Linear`] for the four-step FFT. [`decrypt`](Self::decrypt)
+    /// checks it before decoding.
     fn result_computation(&self) -> Computation {
         Computation::OneProduct
     }

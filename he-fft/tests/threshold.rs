@@ -128,8 +128,8 @@ fn three_parties_witness_map_at_4096_against_one_owner() {
     let sum1 = RelinShare::combine(&round1).unwrap();
     let round2: Vec<RelinShare> = keys
         .iter()
-        .zip(&secrets)
-        .map(|(k, s)| k.relin_round2(s, &sum1).unwrap())
+        .zip(secrets)
+        .map(|(k, s)| k.relin_round2(s, &round1).unwrap())
         .collect();
     let relin_time = t.elapsed() / 3;
     let round1_bytes = round1[0].to_bytes().unwrap().len();

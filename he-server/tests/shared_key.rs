@@ -34,8 +34,8 @@ fn joint_keys(
         let sum1 = RelinShare::combine(&round1).unwrap();
         let round2: Vec<RelinShare> = keys
             .iter()
-            .zip(&secrets)
-            .map(|(k, s)| k.relin_round2(s, &sum1).unwrap())
+            .zip(secrets)
+            .map(|(k, s)| k.relin_round2(s, &round1).unwrap())
             .collect();
         pk = pk
             .with_joint_relinearization(&sum1, &RelinShare::combine(&round2).unwrap())

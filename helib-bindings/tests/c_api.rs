@@ -745,7 +745,7 @@ fn shared_key_entry_points_check_their_arguments() {
         );
         assert_eq!(written as u64, bound);
 
-        // Round 2 answers a sum, not one party's round 1.
+        // Round 2 answers every party's round-1 message: one party's alone is refused.
         let mut r1: *mut helib_relin_share = ptr::null_mut();
         let mut secret: *mut helib_relin_secret = ptr::null_mut();
         assert_status(helib_relin_share_round1(&mut r1, &mut secret, a), HELIB_OK);
@@ -760,8 +760,9 @@ fn shared_key_entry_points_check_their_arguments() {
         );
         assert_eq!(written as u64, bound);
         let mut r2: *mut helib_relin_share = ptr::null_mut();
+        let alone = [r1.cast_const()];
         assert_status(
-            helib_relin_share_round2(&mut r2, a, secret, r1),
+            helib_relin_share_round2(&mut r2, a, secret, alone.as_ptr(), 1),
             HELIB_ERR_INVALID_ARGUMENT,
         );
         assert!(r2.is_null());

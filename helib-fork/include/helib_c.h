@@ -439,6 +439,14 @@ helib_status helib_os_random_seed(uint8_t *out);
 helib_status helib_seckey_new_share(helib_seckey **out, const helib_context *ctx, const uint8_t *crs);
 /* The party's random tag of a key share (non-zero); 0 for a whole secret key. */
 helib_status helib_seckey_party(const helib_seckey *sk, uint64_t *out);
+/* A party's public key share or Galois key shares serialize with helib_pubkey_serialize and
+ * helib_galois_keys_serialize, as kinds of their own: helib_pubkey_deserialize and
+ * helib_galois_keys_deserialize refuse them, these read them (and nothing else). A share
+ * encrypts and rotates nothing (HELIB_ERR_INVALID_ARGUMENT); it only combines. */
+helib_status helib_pubkey_deserialize_share(helib_pubkey **out, const helib_context *ctx, const uint8_t *data,
+                                            size_t len);
+helib_status helib_galois_keys_deserialize_share(helib_galois_keys **out, const helib_context *ctx,
+                                                 const uint8_t *data, size_t len);
 /* The joint keys from one share per party (count = the context's parties). Mismatched shares
  * (another context, another common string, other elements or levels) are HELIB_ERR_MISMATCH;
  * a share given twice or a share with a relinearization key, HELIB_ERR_INVALID_ARGUMENT. */
@@ -473,16 +481,18 @@ helib_status helib_ctxt_combine_decryption(const helib_ctxt *c, const helib_decr
 
 /* The joint relinearization key, in two rounds. Round 1: each party's message and its
  * ephemeral secret (keep it, in memory, for round 2; freed with helib_relin_secret_free, which
- * wipes it). The round's messages are summed (helib_relin_share_combine, one per party); round
- * 2 answers that sum; the round-2 messages are summed too; helib_pubkey_with_joint_relin puts
- * the key together with the joint public key. The result serializes as a public key
+ * wipes it). Round 2: each party answers every party's round-1 message. Both rounds' messages
+ * are summed (helib_relin_share_combine, one per party), and helib_pubkey_with_joint_relin
+ * puts the key together with the joint public key. The result serializes as a public key
  * (helib_pubkey_serialize), its relinearization key in full (about twice a single owner's). */
 typedef struct helib_relin_share helib_relin_share;
 typedef struct helib_relin_secret helib_relin_secret;
 helib_status helib_relin_share_round1(helib_relin_share **out, helib_relin_secret **secret,
                                       const helib_seckey *share);
-helib_status helib_relin_share_round2(helib_relin_share **out, const helib_seckey *share,
-                                      const helib_relin_secret *secret, const helib_relin_share *round1_sum);
+/* Round 2 answers every party's round-1 message (count of them, this party's own among them:
+ * HELIB_ERR_INVALID_ARGUMENT otherwise) and uses the secret up (a second use is refused). */
+helib_status helib_relin_share_round2(helib_relin_share **out, const helib_seckey *share, helib_relin_secret *secret,
+                                      const helib_relin_share *const *round1, size_t count);
 helib_status helib_relin_share_combine(helib_relin_share **out, const helib_relin_share *const *shares,
                                        size_t count);
 /* The party (0 for a sum) and the round (1 or 2). */

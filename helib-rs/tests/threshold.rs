@@ -104,6 +104,28 @@ fn masked_shares_sum_to_the_plaintext_and_each_looks_uniform() {
     }
     let rest = ct.combine_decryption::<Fr>(&decryption).unwrap();
     let n = ctx.ring_degree();
+    // Switched down (its plaintext factor no longer 1), a ciphertext of 5 still decrypts to
+    // shares that sum to 5.
+    let mut five = pk.encrypt_poly(&[Fr::from(5u64)]).unwrap();
+    five.compact_for_decryption(helib_rs::threshold::decryption_margin_bits(&ctx, 40))
+        .unwrap();
+    assert!(five.level() < ctx.num_ctxt_primes());
+    let (mut sum, mut shares5) = (vec![Fr::from(0u64); n], Vec::new());
+    for p in &parties {
+        let (d, m) = p.masked_decryption_share::<Fr>(&five, 40).unwrap();
+        shares5.push(d);
+        for (s, v) in sum.iter_mut().zip(m) {
+            *s += v;
+        }
+    }
+    for (s, v) in sum
+        .iter_mut()
+        .zip(five.combine_decryption::<Fr>(&shares5).unwrap())
+    {
+        *s += v;
+    }
+    assert_eq!(sum[0], Fr::from(5u64));
+    assert!(sum[1..].iter().all(|v| *v == Fr::from(0u64)));
     for k in 0..n {
         let sum: Fr = masks.iter().map(|m| m[k]).sum::<Fr>() + rest[k];
         assert_eq!(sum, Fr::from(0u64), "coefficient {k}");
@@ -206,6 +228,31 @@ fn what_the_parties_send_is_checked() {
         PubKey::combine(&pks[..2]),
         Err(Error::InvalidArgument(_))
     ));
+    // Key shares only combine: they neither encrypt nor rotate, and read back only as shares.
+    let pk_share = parties[0].public_key_share().unwrap();
+    assert!(pk_share.encrypt_poly(&[Fr::from(1u64)]).is_err());
+    let pk_share_bytes = pk_share.to_bytes_without_relinearization().unwrap();
+    assert!(PubKey::from_bytes(&ctx, &pk_share_bytes).is_err());
+    let joint_bytes = pk.to_bytes_without_relinearization().unwrap();
+    assert!(PubKey::share_from_bytes(&ctx, &joint_bytes).is_err());
+    let read: Vec<PubKey> = pks
+        .iter()
+        .map(|p| {
+            PubKey::share_from_bytes(&ctx, &p.to_bytes_without_relinearization().unwrap()).unwrap()
+        })
+        .collect();
+    let again = PubKey::combine(&read).unwrap();
+    assert!(matches!(
+        PubKey::combine(&[again.clone(), pks[1].clone(), pks[2].clone()]),
+        Err(Error::InvalidArgument(_))
+    ));
+    let steps = GaloisSteps::new().step(1);
+    let gk_share = parties[0].galois_key_share(&steps).unwrap();
+    let gk_share_bytes = gk_share.to_bytes().unwrap();
+    assert!(GaloisKeys::from_bytes(&ctx, &gk_share_bytes).is_err());
+    let gk_back = GaloisKeys::share_from_bytes(&ctx, &gk_share_bytes).unwrap();
+    let mut rotated = again.encrypt_poly(&[Fr::from(1u64)]).unwrap();
+    assert!(rotated.rotate_rows(1, &gk_back).is_err());
     // A share alone neither decrypts nor stands for a whole key; smudging below 40 bits is
     // refused.
     assert!(SecKey::generate(&ctx).is_err());
@@ -249,6 +296,11 @@ fn a_context_names_its_parties_in_its_bytes() {
         .is_err());
 }
 
+/// A round's sum, read back as it would arrive from whoever relays the messages.
+fn sum1_copy(ctx: &Context, sum: &RelinShare) -> RelinShare {
+    RelinShare::from_bytes(ctx, &sum.to_bytes().unwrap()).unwrap()
+}
+
 /// The two rounds of the joint relinearization key, through bytes: a product of two
 /// ciphertexts under the joint key decrypts (jointly) to the slot-wise product.
 #[test]
@@ -260,12 +312,35 @@ fn the_joint_relinearization_key_multiplies() {
     let (round1, secrets): (Vec<RelinShare>, Vec<_>) =
         parties.iter().map(|p| p.relin_round1().unwrap()).unzip();
     assert!(round1.iter().all(|r| r.round() == 1 && r.party() != 0));
-    let sum1 = RelinShare::combine(&round1.iter().map(through_bytes).collect::<Vec<_>>()).unwrap();
+    let round1: Vec<RelinShare> = round1.iter().map(through_bytes).collect();
+    let sum1 = RelinShare::combine(&round1).unwrap();
     assert_eq!((sum1.round(), sum1.party()), (1, 0));
+    // A party answers every party's round-1 message, never a sum someone made up (one with
+    // h1 = 0 and h0 = 1 would get its key share back), nor messages without its own.
+    let (stranger1, _) = parties[0].relin_round1().unwrap();
+    let (mut secrets, last) = {
+        let mut s = secrets;
+        let last = s.pop().unwrap();
+        (s, last)
+    };
+    let made_up = [sum1_copy(&ctx, &sum1)];
+    let other_two = [
+        through_bytes(&round1[0]),
+        through_bytes(&round1[1]),
+        stranger1,
+    ];
+    for refused in [&made_up[..], &other_two[..]] {
+        let (_, fresh) = parties[2].relin_round1().unwrap();
+        assert!(matches!(
+            parties[2].relin_round2(fresh, refused),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+    secrets.push(last);
     let round2: Vec<RelinShare> = parties
         .iter()
-        .zip(&secrets)
-        .map(|(p, s)| through_bytes(&p.relin_round2(s, &sum1).unwrap()))
+        .zip(secrets)
+        .map(|(p, s)| through_bytes(&p.relin_round2(s, &round1).unwrap()))
         .collect();
     let sum2 = RelinShare::combine(&round2).unwrap();
     let pk = joint_public_key(&parties)
@@ -291,11 +366,10 @@ fn the_joint_relinearization_key_multiplies() {
     assert!(pk.with_joint_relinearization(&sum2, &sum1).is_err());
     let (other1, other_secrets): (Vec<RelinShare>, Vec<_>) =
         parties.iter().map(|p| p.relin_round1().unwrap()).unzip();
-    let other_sum1 = RelinShare::combine(&other1).unwrap();
     let other2: Vec<RelinShare> = parties
         .iter()
-        .zip(&other_secrets)
-        .map(|(p, s)| p.relin_round2(s, &other_sum1).unwrap())
+        .zip(other_secrets)
+        .map(|(p, s)| p.relin_round2(s, &other1).unwrap())
         .collect();
     let other_sum2 = RelinShare::combine(&other2).unwrap();
     assert!(matches!(

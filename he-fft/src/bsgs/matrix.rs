@@ -78,20 +78,37 @@ impl<F: Copy + Zero + Send + Sync + 'static> Matrix<F> {
         F: PartialEq,
     {
         let cols = rows.first().map_or(0, Vec::len);
-        let dim = padded_dim(rows.len(), cols)?;
         check_lengths(&rows, cols, "row")?;
-        if rows.len() == dim && cols == dim {
+        Self::from_row_major(rows.len(), cols, rows.concat())
+    }
+
+    /// The `rows x cols` matrix whose entries are `entries`, row after row (`rows * cols` of
+    /// them), kept as they are: no copy.
+    pub(crate) fn from_row_major(rows: usize, cols: usize, entries: Vec<F>) -> Result<Self>
+    where
+        F: PartialEq,
+    {
+        let dim = padded_dim(rows, cols)?;
+        if entries.len() != rows.saturating_mul(cols) {
+            return Err(Error::InvalidArgument(format!(
+                "a {rows} x {cols} matrix has {} entries, got {}",
+                rows.saturating_mul(cols),
+                entries.len()
+            )));
+        }
+        if rows == dim && cols == dim {
+            let at = |r: usize, c: usize| entries[r * cols + c];
             let circulant =
-                (0..dim).all(|r| (0..dim).all(|c| rows[r][c] == rows[(r + dim - c) % dim][0]));
+                (0..dim).all(|r| (0..dim).all(|c| at(r, c) == at((r + dim - c) % dim, 0)));
             if circulant {
-                return Self::circulant(rows.iter().map(|row| row[0]).collect());
+                return Self::circulant((0..dim).map(|r| at(r, 0)).collect());
             }
         }
         Ok(Matrix {
             dim,
-            rows: rows.len(),
+            rows,
             cols,
-            entries: Entries::Rows(Arc::new(rows.concat())),
+            entries: Entries::Rows(Arc::new(entries)),
             shift_period: dim,
         })
     }

@@ -92,8 +92,7 @@ pub fn matrix_from_bytes<F: FftField + PrimeField>(
             })
         })
         .collect::<Result<Vec<F>>>()?;
-    let rows: Vec<Vec<F>> = entries.chunks_exact(columns).map(<[F]>::to_vec).collect();
-    Matrix::from_rows(rows)
+    Matrix::from_row_major(rows, columns, entries)
 }
 
 #[cfg(test)]

@@ -411,6 +411,9 @@ impl Request {
                 self.smudge_bits
             ));
         }
+        if self.parties == 1 && self.smudge_bits != MIN_SMUDGE_BITS {
+            return bad("smudge-bits goes with parties (a shared key)".into());
+        }
         if self.parties > 1 && self.keys == KeyKind::Master {
             return bad("a shared key has no master keys: ship the joint Galois keys".into());
         }

@@ -68,6 +68,7 @@ impl<F: FftField + PrimeField> ServerKeys<F> {
                 let path = dir.path(Side::Public, MATRIX_FILE);
                 let bytes = read_bounded(&path, matrix_len::<F>(rows, columns))?;
                 let matrix = matrix_from_bytes::<F>(&bytes, rows, columns)?;
+                drop(bytes);
                 Box::new(request.product_by(&ctx, policy.cache, matrix)?)
             }
             _ => request.transform::<F>(&ctx, policy.cache)?,

@@ -6,34 +6,7 @@
 #include "scheme/coefficient_form.h"
 #include "serialization/serialize.h"
 
-namespace {
-
 using namespace helib_capi;
-
-// Runs `save` once to count the bytes, and again into the caller's buffer if it is large enough;
-// *needed ends as the number of bytes written.
-template <class Save>
-void serialize_into(uint8_t* out, size_t out_len, size_t* needed, Save&& save) {
-    helib::Writer counter;
-    save(counter);
-    if (size_query(out, out_len, counter.size(), needed)) return;
-    helib::Writer writer(out, out_len);
-    save(writer);
-    if (writer.size() != counter.size()) throw std::logic_error("serialization wrote other than it counted");
-    if (needed) *needed = writer.size();
-}
-
-// Reads one whole object with `load`: bytes left over are corrupt data too.
-template <class Load>
-auto deserialize_from(const uint8_t* data, size_t len, Load&& load) {
-    if (len > 0) require(data, "data");
-    helib::Reader reader(data, len);
-    auto object = load(reader);
-    reader.expect_end();
-    return object;
-}
-
-}  // namespace
 
 extern "C" {
 

@@ -15,8 +15,7 @@ struct helib_relin_share {
     helib::RelinShare share;
 };
 struct helib_relin_secret {
-    std::vector<int32_t> u;
-    ~helib_relin_secret() { helib::secure_wipe(u); }
+    helib::RelinSecret secret;
 };
 
 namespace {
@@ -66,6 +65,30 @@ helib_status helib_seckey_party(const helib_seckey* sk, uint64_t* out) {
         require(sk, "sk");
         require(out, "out");
         *out = sk->sk->is_share() ? sk->sk->party() : 0;
+    });
+}
+
+helib_status helib_pubkey_deserialize_share(helib_pubkey** out, const helib_context* ctx, const uint8_t* data,
+                                            size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto pk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::PubKey>(helib::PubKey::load(r, ctx->ctx, /*share=*/true));
+        });
+        *out = new helib_pubkey{std::move(pk)};
+    });
+}
+
+helib_status helib_galois_keys_deserialize_share(helib_galois_keys** out, const helib_context* ctx,
+                                                 const uint8_t* data, size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto gk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::GaloisKeys>(helib::GaloisKeys::load(r, ctx->ctx, /*share=*/true));
+        });
+        *out = new helib_galois_keys{std::move(gk)};
     });
 }
 
@@ -122,12 +145,7 @@ helib_status helib_decryption_share_serialize(const helib_decryption_share* d, u
                                               size_t* needed) {
     return guard([&] {
         require(d, "d");
-        helib::Writer counter;
-        d->share.save(counter);
-        if (size_query(out, out_len, counter.size(), needed)) return;
-        helib::Writer writer(out, out_len);
-        d->share.save(writer);
-        if (needed) *needed = writer.size();
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { d->share.save(w); });
     });
 }
 
@@ -136,9 +154,8 @@ helib_status helib_decryption_share_deserialize(helib_decryption_share** out, co
     return guard([&] {
         require(out, "out");
         require(ctx, "ctx");
-        if (len > 0) require(data, "data");
-        helib::Reader reader(data, len);
-        *out = new helib_decryption_share{helib::DecryptionShare::load(reader, ctx->ctx)};
+        *out = new helib_decryption_share{
+            deserialize_from(data, len, [&](helib::Reader& r) { return helib::DecryptionShare::load(r, ctx->ctx); })};
     });
 }
 
@@ -161,20 +178,22 @@ helib_status helib_relin_share_round1(helib_relin_share** out, helib_relin_secre
         require(secret, "secret");
         require(share, "share");
         auto held = std::make_unique<helib_relin_secret>();
-        auto msg = std::make_unique<helib_relin_share>(helib_relin_share{helib::RelinShare::round1(*share->sk, held->u)});
+        auto msg =
+            std::make_unique<helib_relin_share>(helib_relin_share{helib::RelinShare::round1(*share->sk, held->secret)});
         *out = msg.release();
         *secret = held.release();
     });
 }
 
-helib_status helib_relin_share_round2(helib_relin_share** out, const helib_seckey* share,
-                                      const helib_relin_secret* secret, const helib_relin_share* round1_sum) {
+helib_status helib_relin_share_round2(helib_relin_share** out, const helib_seckey* share, helib_relin_secret* secret,
+                                      const helib_relin_share* const* round1, size_t count) {
     return guard([&] {
         require(out, "out");
         require(share, "share");
         require(secret, "secret");
-        require(round1_sum, "round1_sum");
-        *out = new helib_relin_share{helib::RelinShare::round2(*share->sk, secret->u, round1_sum->share)};
+        const auto messages = objects<helib_relin_share, helib::RelinShare>(
+            round1, count, "round1", [](const helib_relin_share* h) { return &h->share; });
+        *out = new helib_relin_share{helib::RelinShare::round2(*share->sk, secret->secret, messages)};
     });
 }
 
@@ -200,12 +219,7 @@ helib_status helib_relin_share_serialize(const helib_relin_share* r, uint8_t* ou
                                          size_t* needed) {
     return guard([&] {
         require(r, "r");
-        helib::Writer counter;
-        r->share.save(counter);
-        if (size_query(out, out_len, counter.size(), needed)) return;
-        helib::Writer writer(out, out_len);
-        r->share.save(writer);
-        if (needed) *needed = writer.size();
+        serialize_into(out, out_len, needed, [&](helib::Writer& w) { r->share.save(w); });
     });
 }
 
@@ -214,9 +228,8 @@ helib_status helib_relin_share_deserialize(helib_relin_share** out, const helib_
     return guard([&] {
         require(out, "out");
         require(ctx, "ctx");
-        if (len > 0) require(data, "data");
-        helib::Reader reader(data, len);
-        *out = new helib_relin_share{helib::RelinShare::load(reader, ctx->ctx)};
+        *out = new helib_relin_share{
+            deserialize_from(data, len, [&](helib::Reader& r) { return helib::RelinShare::load(r, ctx->ctx); })};
     });
 }
 

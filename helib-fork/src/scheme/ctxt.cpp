@@ -39,6 +39,8 @@ Ctxt::Ctxt(std::shared_ptr<const Context> ctx, uint64_t key_id, size_t level)
     : ctx_(std::move(ctx)), key_id_(key_id), level_(level), log2_noise_(0), factor_(1) {}
 
 Ctxt Ctxt::encrypt(const PubKey& pk, const u64* coeffs, size_t num) {
+    if (pk.is_share())
+        throw InvalidArgument("a party's public key share encrypts nothing: combine the parties' shares");
     const Context& ctx = *pk.context();
     const size_t L = ctx.fresh_level(), n = ctx.n();
     const Basis chain = chain_basis(ctx, L);
@@ -179,11 +181,13 @@ void Ctxt::check_compatible(const Ctxt& other) const {
 void Ctxt::check_key(const PubKey& pk) const {
     if (pk.context() != ctx_) throw Mismatch("key and ciphertext belong to different contexts");
     if (pk.id() != key_id_) throw Mismatch("key does not belong to the ciphertext's secret key");
+    if (pk.is_share()) throw InvalidArgument("a party's public key share is no key to compute with: combine the shares");
 }
 
 void Ctxt::check_galois_keys(const GaloisKeys& keys) const {
     if (keys.context() != ctx_) throw Mismatch("Galois keys and ciphertext belong to different contexts");
     if (keys.id() != key_id_) throw Mismatch("Galois keys do not belong to the ciphertext's secret key");
+    if (keys.is_share()) throw InvalidArgument("a party's Galois key share rotates nothing: combine the shares");
 }
 
 void Ctxt::apply_galois(uint64_t g, const GaloisKeys& keys) {
@@ -608,7 +612,10 @@ void Ctxt::mul(const Ctxt& other_in, const PubKey& pk) {
     const NTL::ZZ other_factor = other.factor_;
     c0_ = std::move(k0);
     c1_ = std::move(k1);
-    log2_noise_ = log2_add(log2_noise_ + other_noise, ctx.log2_keyswitch_noise(lvl));
+    // The key's own error bound: a joint relinearization key's is larger than a fresh key's.
+    const KeySwitchKey& relin = pk.relin_key();
+    log2_noise_ = log2_add(log2_noise_ + other_noise,
+                           ctx.log2_keyswitch_noise(lvl, ctx.switch_basis(relin.derived), relin.log2_error));
     factor_ = NTL::MulMod(factor_, other_factor, ctx.p());
 }
 

@@ -44,7 +44,7 @@ void apply_inverse_permutation(const std::vector<uint32_t>& perm, const RnsPoly&
 }
 
 GaloisKeys::GaloisKeys(const SecKey& sk, const std::vector<uint64_t>& elements, const std::vector<size_t>& levels)
-    : ctx_(sk.context()), id_(sk.id()) {
+    : ctx_(sk.context()), id_(sk.id()), share_(sk.is_share()) {
     const Context& ctx = *ctx_;
     if (!levels.empty() && levels.size() != elements.size())
         throw InvalidArgument("Galois keys: " + std::to_string(levels.size()) + " level caps for " +
@@ -77,7 +77,9 @@ GaloisKeys::GaloisKeys(const std::vector<const GaloisKeys*>& parts) {
     ctx_ = parts.front()->ctx_;
     id_ = parts.front()->id_;
     derived_ = parts.front()->derived_;
+    share_ = parts.front()->share_;
     for (const GaloisKeys* part : parts) {
+        if (part->share_ != share_) throw Mismatch("a party's key shares and joint keys cannot share a set");
         if (part->ctx_ != ctx_) throw Mismatch("Galois key sets to merge belong to different contexts");
         if (part->id_ != id_) throw Mismatch("Galois key sets to merge belong to different secret keys");
         if (part->derived_ != derived_)

@@ -57,6 +57,9 @@ public:
     // Whether the keys are derived ones (MasterKeys): they then serve levels up to the
     // context's derivation level. A set never mixes the two kinds.
     bool derived() const { return derived_; }
+    // Whether these are one party's shares of joint keys (made from a SecKey::share): they
+    // only combine (combine()); rotations refuse them.
+    bool is_share() const { return share_; }
 
     // The levels the key for g serves (throws MissingKey when absent).
     size_t levels(uint64_t g) const { return key(g).levels; }
@@ -64,8 +67,10 @@ public:
     // Serialized (serialize.h): header, the secret key's id (u64), the number of keys (u32),
     // then per key in increasing order of g: g (u64; a key that serves fewer levels than the
     // top carries their count in bits 48-63) and its key-switching key.
+    // A share is of kind galois_key_share, which load() reads only when `share` says so, and
+    // then nothing else.
     void save(Writer& w) const;
-    static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx);
+    static GaloisKeys load(Reader& r, std::shared_ptr<const Context> ctx, bool share = false);
 
     // The joint Galois keys of a shared secret key: the sum of the parties' shares (GaloisKeys
     // of each party's SecKey::share, for the same elements and levels, from one common string),
@@ -87,6 +92,7 @@ private:
     std::shared_ptr<const Context> ctx_;
     uint64_t id_ = 0;
     bool derived_ = false;
+    bool share_ = false;
     // Shared and immutable, so merged key sets hold the same keys.
     std::map<uint64_t, std::shared_ptr<const Entry>> keys_;
 };

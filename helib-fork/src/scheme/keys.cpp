@@ -84,6 +84,9 @@ SecKey::SecKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
 
 SecKey::SecKey(std::shared_ptr<const Context> ctx, const Seed& seed)
     : ctx_(std::move(ctx)), seeded_(true), seed_(seed) {
+    if (ctx_->parties() > 1)
+        throw InvalidArgument("this context is for a key shared by " + std::to_string(ctx_->parties()) +
+                              " parties: each makes a key share (SecKey::share)");
     Prng prng(key_seed(kRelinLabel, 0xffff));
     id_ = prng.next_u64() | 1;
     s_ = sample_ternary(prng, ctx_->n());
@@ -196,7 +199,7 @@ KeySwitchKey SecKey::make_switch_key(const RnsPoly& target, const RnsPoly* under
     return key;
 }
 
-PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()) {
+PubKey::PubKey(const SecKey& sk) : ctx_(sk.context()), id_(sk.id()), share_(sk.is_share()) {
     const Context& ctx = *ctx_;
     const size_t L = ctx.fresh_level();
     const Basis chain = chain_basis(ctx, L);

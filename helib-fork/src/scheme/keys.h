@@ -168,12 +168,17 @@ public:
     // Whether it holds its relinearization key (one read from bytes saved without it does not:
     // multiplying ciphertexts under it then fails with MissingKey).
     bool has_relin_key() const { return !relin_.b.empty(); }
+    // Whether this is one party's share of a joint public key (made from a SecKey::share): it
+    // only combines (combine()); encryption and computation refuse it.
+    bool is_share() const { return share_; }
 
     // Serialized (serialize.h): header, id (u64), the seed of a (32 bytes), b's rows over the
     // chain of fresh encryptions (Context::fresh_level), then the relinearization key, or
-    // without it (kind encryption_key) when with_relin is false.
+    // without it (kind encryption_key) when with_relin is false. A share is of kind
+    // public_key_share (without a relinearization key), which load() reads only when
+    // `share` says so, and then nothing else.
     void save(Writer& w, bool with_relin = true) const;
-    static PubKey load(Reader& r, std::shared_ptr<const Context> ctx);
+    static PubKey load(Reader& r, std::shared_ptr<const Context> ctx, bool share = false);
 
     // The joint public key of a shared secret key: the sum of the parties' public key shares
     // (PubKey(share) of each party's SecKey::share, all from one common string), one per party
@@ -191,6 +196,7 @@ private:
     Seed a_seed_{};
     RnsPoly b_, a_;
     KeySwitchKey relin_;
+    bool share_ = false;
 };
 
 // Fresh small polynomials.

@@ -32,7 +32,9 @@ RnsPoly permuted(const Context& ctx, const std::vector<uint32_t>& perm, const Rn
 
 MasterKeys::MasterKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
     : masters_(sk, elements),
-      identity_(sk.make_switch_key(sk.s_ntt(), nullptr, 1, /*derived=*/true)) {}
+      identity_(sk.make_switch_key(sk.s_ntt(), nullptr, 1, /*derived=*/true)) {
+    if (sk.is_share()) throw InvalidArgument("a key shared by parties has no master keys: combine Galois key shares");
+}
 
 GaloisKeys MasterKeys::compose(const GaloisKeys* from, uint64_t g, uint64_t h) const {
     const Context& ctx = *context();

@@ -74,6 +74,7 @@ PubKey PubKey::combine(const std::vector<const PubKey*>& shares) {
         const std::string who = "public key share " + std::to_string(i);
         if (s.id_ != first.id_) throw Mismatch(who + " belongs to another joint key (another common string)");
         if (s.a_seed_ != first.a_seed_) throw Mismatch(who + " was drawn from another common string");
+        if (!s.share_) throw InvalidArgument(who + " is not a party's share (PubKey of a key share)");
         if (s.has_relin_key()) throw InvalidArgument(who + " carries a relinearization key: it is a whole key's");
         for (size_t j = 0; j < i; ++j)
             if (same_rows(s.b_, shares[j]->b_)) throw InvalidArgument(who + " repeats share " + std::to_string(j));
@@ -92,9 +93,10 @@ PubKey PubKey::combine(const std::vector<const PubKey*>& shares) {
 GaloisKeys GaloisKeys::combine(const std::vector<const GaloisKeys*>& shares) {
     const Context& ctx = common_context(shares, "Galois key shares");
     const GaloisKeys& first = *shares.front();
-    for (size_t i = 1; i < shares.size(); ++i) {
+    for (size_t i = 0; i < shares.size(); ++i) {
         const GaloisKeys& s = *shares[i];
         const std::string who = "Galois key share " + std::to_string(i);
+        if (!s.share_) throw InvalidArgument(who + " is not a party's share (GaloisKeys of a key share)");
         if (s.id_ != first.id_) throw Mismatch(who + " belongs to another joint key (another common string)");
         if (s.derived_ || first.derived_) throw InvalidArgument("derived Galois keys are not shares of anything");
         if (s.elements() != first.elements()) throw Mismatch(who + " holds keys for other Galois elements");
@@ -112,10 +114,10 @@ GaloisKeys GaloisKeys::combine(const std::vector<const GaloisKeys*>& shares) {
             if (ki.seed != k0.seed) throw Mismatch(who + " was drawn from another common string");
             if (ki.levels != k0.levels || ki.b.size() != k0.b.size())
                 throw Mismatch(who + " serves other levels");
-            for (size_t d = 0; d < k0.b.size(); ++d) {
-                if (same_rows(ki.b[d], k0.b[d])) throw InvalidArgument(who + " repeats share 0's");
-                add_rows(ctx, rows, sum.key.b[d], ki.b[d]);
-            }
+            for (size_t j = 0; j < i; ++j)
+                if (same_rows(ki.b.front(), shares[j]->keys_.at(g)->key.b.front()))
+                    throw InvalidArgument(who + " repeats share " + std::to_string(j) + "'s");
+            for (size_t d = 0; d < k0.b.size(); ++d) add_rows(ctx, rows, sum.key.b[d], ki.b[d]);
         }
         sum.key.log2_error = ctx.log2_error_norm();
         joint.keys_.emplace(g, std::make_shared<const Entry>(std::move(sum)));
@@ -151,15 +153,18 @@ void require_share(const SecKey& share, const char* what) {
 
 uint64_t RelinShare::digest() const { return rows_digest(h0_, h1_); }
 
-RelinShare RelinShare::round1(const SecKey& share, std::vector<int32_t>& u_out) {
+RelinSecret::~RelinSecret() { secure_wipe(u); }
+
+RelinShare RelinShare::round1(const SecKey& share, RelinSecret& secret) {
     require_share(share, "a relinearization key share");
     const Context& ctx = *share.context();
     const size_t n = ctx.n();
     const Basis full = key_rows(ctx, false);
     const SwitchBasis& basis = ctx.switch_basis(false);
     Prng prng = os_prng();
-    u_out = sample_ternary(prng, n);
-    RnsPoly u = small_to_ntt(ctx, u_out, full);
+    secure_wipe(secret.u);
+    secret.u = sample_ternary(prng, n);
+    RnsPoly u = small_to_ntt(ctx, secret.u, full);
     const WipeOnExit<decltype(u.data)> wipe_u(u.data);
     // The a_j every party draws alike from the common string (SecKey::key_seed, part 0).
     const Seed seed = share.key_seed(SecKey::kRelinLabel, 0);
@@ -190,19 +195,28 @@ RelinShare RelinShare::round1(const SecKey& share, std::vector<int32_t>& u_out) 
         out.h0_.push_back(std::move(h0));
         out.h1_.push_back(std::move(h1));
     }
+    secret.sent = out.digest();
     return out;
 }
 
-RelinShare RelinShare::round2(const SecKey& share, const std::vector<int32_t>& u, const RelinShare& round1_sum) {
+RelinShare RelinShare::round2(const SecKey& share, RelinSecret& secret, const std::vector<const RelinShare*>& round1) {
     require_share(share, "a relinearization key share");
     const Context& ctx = *share.context();
     const size_t n = ctx.n();
-    if (round1_sum.ctx_->fingerprint() != ctx.fingerprint())
-        throw Mismatch("the round-1 sum belongs to another context");
-    if (round1_sum.key_id_ != share.id()) throw Mismatch("the round-1 sum is for another joint key");
-    if (round1_sum.round_ != 1 || round1_sum.party_ != 0)
-        throw InvalidArgument("round 2 answers the sum of every party's round 1 (RelinShare::combine)");
-    if (u.size() != n) throw InvalidArgument("the round-1 secret has " + std::to_string(u.size()) + " coefficients");
+    if (secret.u.size() != n)
+        throw InvalidArgument("this round-1 secret was used already, or is not this context's");
+    for (const RelinShare* m : round1)
+        if (m != nullptr && m->round_ != 1) throw InvalidArgument("round 2 answers round-1 messages");
+    // Summed here from every party's message, this party's own among them: answering a sum
+    // someone else made up would give away this party's share (a sum with h1 = 0 and h0 = 1
+    // gets back s_i + p e).
+    const bool own = std::any_of(round1.begin(), round1.end(), [&](const RelinShare* m) {
+        return m != nullptr && m->party_ == share.party() && m->digest() == secret.sent;
+    });
+    if (!own) throw InvalidArgument("this party's own round-1 message is not among the messages to answer");
+    const RelinShare round1_sum = combine(round1);
+    if (round1_sum.key_id_ != share.id()) throw Mismatch("the round-1 messages are for another joint key");
+    const std::vector<int32_t>& u = secret.u;
     const Basis full = key_rows(ctx, false);
     // u - s, small (|.| <= 2): one product with h1 instead of two.
     std::vector<int32_t> diff(n);
@@ -232,6 +246,8 @@ RelinShare RelinShare::round2(const SecKey& share, const std::vector<int32_t>& u
         }
         out.h0_.push_back(std::move(m));
     }
+    secure_wipe(secret.u);
+    secret.u.clear();
     return out;
 }
 
@@ -379,17 +395,24 @@ DecryptionShare::DecryptionShare(const SecKey& share, const Ctxt& ct, bool maske
         throw NoiseBudgetExhausted("the ciphertext's noise has outgrown its modulus; it cannot be decrypted");
     const size_t n = ctx.n(), level = ct.level_, limbs = ctx.p_limbs();
     const double log2_p = log2_of(ctx.p());
-    // Per coefficient, the noise p E to hide is below the phase's bound; the smudging error is
+    // The noise bound a ciphertext carries is written by whoever computed it, and a party
+    // does not take it on trust: the smudging is sized for the largest noise that leaves the
+    // room it needs (threshold::smudging_room_bits: smudge_bits + log2 N + log2 k + 6 bits),
+    // or for the ciphertext's claim if that is larger.
+    const double room = smudge_bits + std::ceil(std::log2(static_cast<double>(n))) +
+                        std::ceil(std::log2(static_cast<double>(ctx.parties()))) + 6.0;
+    const double noise = std::max(ct.log2_noise_, ctx.log2_q(level) - room);
+    // Per coefficient, the noise p E to hide is below that bound; the smudging error is
     // 2^smudge_bits times E's bound and N times more, so that the N coefficients together stay
     // within 2^-smudge_bits of statistical distance.
-    const double log2_e = std::max(0.0, ct.log2_noise_ - log2_p) + 1.0;
+    const double log2_e = std::max(0.0, noise - log2_p) + 1.0;
     const unsigned beta = static_cast<unsigned>(std::ceil(log2_e)) + smudge_bits +
                           static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(n))));
     // The room check below refuses anything this large long before; the cap bounds the words.
     if (beta + 1 > 4096) throw NoiseBudgetExhausted("the ciphertext's noise is too large to smudge");
     // p (2^beta + 1): the smudging error and a mask below p.
     log2_bound_ = log2_p + beta + std::log2(1.0 + std::exp2(-static_cast<double>(beta)));
-    const double total = log2_add(ct.log2_noise_, log2_bound_ + std::log2(static_cast<double>(ctx.parties())));
+    const double total = log2_add(noise, log2_bound_ + std::log2(static_cast<double>(ctx.parties())));
     if (total + 2.0 >= ctx.log2_q(level))
         throw NoiseBudgetExhausted("a decryption share with " + std::to_string(smudge_bits) +
                                    "-bit smudging needs about " + std::to_string(static_cast<int>(std::ceil(total + 2.0))) +
@@ -459,7 +482,8 @@ DecryptionShare::DecryptionShare(const SecKey& share, const Ctxt& ct, bool maske
                 NTL::MulMod(x, x, scale, ctx.p());
                 zz_to_limbs(x, mask_out + k * limbs, limbs);
             }
-            x = 0;
+            // Over the last mask's limbs in place (a value as wide), before they are freed.
+            x = ctx.p() - 1;
         }
     }
 }

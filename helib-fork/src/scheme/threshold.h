@@ -74,15 +74,24 @@ private:
     RnsPoly rows_;
 };
 
+// A party's state between the two rounds: its ephemeral ternary u and the digest of the
+// round-1 message it sent. Wiped when destroyed; round 2 uses it up.
+struct RelinSecret {
+    std::vector<int32_t> u;
+    uint64_t sent = 0;
+    ~RelinSecret();
+};
+
 // One party's message in one round of the joint relinearization key, or the sum of every
 // party's (party 0).
 class RelinShare {
 public:
-    // Round 1 of party `share`; its ephemeral secret u goes to u_out (N small coefficients,
-    // secret: keep it for round 2 only, then wipe it).
-    static RelinShare round1(const SecKey& share, std::vector<int32_t>& u_out);
-    // Round 2 of party `share`, from its u and the sum of every party's round 1.
-    static RelinShare round2(const SecKey& share, const std::vector<int32_t>& u, const RelinShare& round1_sum);
+    // Round 1 of party `share`; its state for round 2 goes to `secret`.
+    static RelinShare round1(const SecKey& share, RelinSecret& secret);
+    // Round 2 of party `share`: from every party's round-1 message (its own among them, as
+    // `secret` recorded it: a sum made up by whoever relays the messages is refused) and its
+    // state, which it uses up. The answer names the sum of the messages it answers.
+    static RelinShare round2(const SecKey& share, RelinSecret& secret, const std::vector<const RelinShare*>& round1);
     // The sum of one share per party of the context, all of one round (and, in round 2, of
     // one round-1 sum).
     static RelinShare combine(const std::vector<const RelinShare*>& shares);

@@ -39,6 +39,8 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::decryption_share: return "a decryption share";
         case ObjectKind::joint_public_key: return "a joint public key with its relinearization key";
         case ObjectKind::relin_share: return "a relinearization key share";
+        case ObjectKind::public_key_share: return "a party's public key share";
+        case ObjectKind::galois_key_share: return "a party's Galois key shares";
     }
     return "an unknown object";
 }
@@ -133,10 +135,11 @@ uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count
         case ObjectKind::decryption_share:
             return DecryptionShare::serialized_size(ctx, ctx.num_chain());
         case ObjectKind::encryption_key:
+        case ObjectKind::public_key_share:
         case ObjectKind::public_key:
         case ObjectKind::joint_public_key: {
             const uint64_t b = header + key_id + sizeof(Seed) + ctx.fresh_level() * row;
-            if (kind == ObjectKind::encryption_key) return b;
+            if (kind == ObjectKind::encryption_key || kind == ObjectKind::public_key_share) return b;
             // A shared key's relinearization key holds its a parts too: twice the rows.
             const uint64_t relin = switch_key_size(ctx, false);
             return ctx.parties() > 1 ? b + 2 * relin : b + relin;
@@ -144,6 +147,7 @@ uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count
         case ObjectKind::relin_share:
             return RelinShare::serialized_size(ctx, 1);
         case ObjectKind::galois_keys:
+        case ObjectKind::galois_key_share:
         case ObjectKind::master_keys: {
             if (count > ctx.n()) throw InvalidArgument("more Galois keys than the ring has elements");
             // Entries are full keys of the special basis (derived ones are never written); master
@@ -309,17 +313,20 @@ SecKey SecKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
 }
 
 void PubKey::save(Writer& w, bool with_relin) const {
+    if (share_) with_relin = false;
     if (with_relin && !has_relin_key())
         throw MissingKey("this public key came without its relinearization key, so it cannot be saved with one");
     const bool joint = with_relin && relin_.explicit_a;
     write_header(w,
-                 joint        ? ObjectKind::joint_public_key
+                 share_       ? ObjectKind::public_key_share
+                 : joint      ? ObjectKind::joint_public_key
                  : with_relin ? ObjectKind::public_key
                               : ObjectKind::encryption_key,
                  *ctx_);
     w.u64(id_);
     w.bytes(a_seed_.data(), a_seed_.size());
     w.words(b_.data.data(), b_.data.size());
+    if (share_) return;
     if (joint) {
         w.u32(static_cast<uint32_t>(relin_.b.size()));
         for (size_t j = 0; j < relin_.b.size(); ++j) {
@@ -331,11 +338,13 @@ void PubKey::save(Writer& w, bool with_relin) const {
     }
 }
 
-PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
+PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx, bool share) {
     const Context& c = *ctx;
     PubKey pk;
     const ObjectKind kind =
-        read_header_any(r, {ObjectKind::public_key, ObjectKind::encryption_key, ObjectKind::joint_public_key}, c);
+        share ? read_header_any(r, {ObjectKind::public_key_share}, c)
+              : read_header_any(r, {ObjectKind::public_key, ObjectKind::encryption_key, ObjectKind::joint_public_key}, c);
+    pk.share_ = share;
     const bool with_relin = kind == ObjectKind::public_key;
     const bool joint = kind == ObjectKind::joint_public_key;
     if (joint && c.parties() < 2) corrupt("a joint public key on a context for one owner");
@@ -374,7 +383,7 @@ PubKey PubKey::load(Reader& r, std::shared_ptr<const Context> ctx) {
 void GaloisKeys::save(Writer& w) const {
     if (derived_)
         throw InvalidArgument("derived Galois keys are not serialized: ship the master keys and derive them again");
-    write_header(w, ObjectKind::galois_keys, *ctx_);
+    write_header(w, share_ ? ObjectKind::galois_key_share : ObjectKind::galois_keys, *ctx_);
     w.u64(id_);
     save_entries(w);
 }
@@ -390,9 +399,10 @@ void GaloisKeys::save_entries(Writer& w) const {
     }
 }
 
-GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
+GaloisKeys GaloisKeys::load(Reader& r, std::shared_ptr<const Context> ctx, bool share) {
     GaloisKeys keys;
-    keys.id_ = read_key_header(r, ObjectKind::galois_keys, *ctx);
+    keys.id_ = read_key_header(r, share ? ObjectKind::galois_key_share : ObjectKind::galois_keys, *ctx);
+    keys.share_ = share;
     keys.ctx_ = std::move(ctx);
     keys.load_entries(r, /*allow_capped=*/true);
     return keys;

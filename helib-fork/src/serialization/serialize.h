@@ -71,8 +71,12 @@ enum class ObjectKind : uint16_t {
     joint_public_key = 12,
     // One party's message in a round of the joint relinearization key, or a round's sum.
     relin_share = 13,
+    // One party's share of the joint public key, or of the joint Galois keys: laid out as an
+    // encryption key and as Galois keys, read only where shares are combined.
+    public_key_share = 14,
+    galois_key_share = 15,
 };
-constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::relin_share);
+constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::galois_key_share);
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
 

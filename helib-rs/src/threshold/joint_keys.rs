@@ -24,6 +24,19 @@ fn common_context<'a, T>(
 }
 
 impl PubKey {
+    /// A party's public key share
+    /// ([`public_key_share`](crate::threshold::KeyShare::public_key_share)) from its bytes:
+    /// [`PubKey::from_bytes`] refuses those, and this reads nothing else.
+    pub fn share_from_bytes(ctx: &crate::Context, bytes: &[u8]) -> Result<PubKey> {
+        let mut raw: *mut sys::helib_pubkey = ptr::null_mut();
+        // SAFETY: the context handle is live; `bytes` is readable for its length; `raw` is a
+        // valid out-pointer set only on success.
+        check(unsafe {
+            sys::helib_pubkey_deserialize_share(&mut raw, ctx.as_ptr(), bytes.as_ptr(), bytes.len())
+        })?;
+        PubKey::from_raw(raw, ctx)
+    }
+
     /// The joint public key: the sum of every party's
     /// [`public_key_share`](crate::threshold::KeyShare::public_key_share), one per party of
     /// the context, in any order. It encrypts as any public key does; it has no
@@ -44,6 +57,23 @@ impl PubKey {
 }
 
 impl GaloisKeys {
+    /// A party's Galois key shares
+    /// ([`galois_key_share`](crate::threshold::KeyShare::galois_key_share)) from their bytes:
+    /// [`GaloisKeys::from_bytes`] refuses those, and this reads nothing else.
+    pub fn share_from_bytes(ctx: &crate::Context, bytes: &[u8]) -> Result<GaloisKeys> {
+        let mut raw: *mut sys::helib_galois_keys = ptr::null_mut();
+        // SAFETY: as for PubKey::share_from_bytes.
+        check(unsafe {
+            sys::helib_galois_keys_deserialize_share(
+                &mut raw,
+                ctx.as_ptr(),
+                bytes.as_ptr(),
+                bytes.len(),
+            )
+        })?;
+        GaloisKeys::from_raw(raw, ctx, None)
+    }
+
     /// The joint Galois keys: the sum of every party's
     /// [`galois_key_share`](crate::threshold::KeyShare::galois_key_share) for the same steps,
     /// one per party. They rotate ciphertexts under the joint public key.

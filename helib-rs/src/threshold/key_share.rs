@@ -59,13 +59,15 @@ impl KeyShare {
     }
 
     /// This party's share of the joint public key, to send to whoever combines them
-    /// ([`PubKey::combine`]). It has no relinearization key.
+    /// ([`PubKey::combine`]; read back with [`PubKey::share_from_bytes`]). It has no
+    /// relinearization key, and it only combines: encrypting with it is refused.
     pub fn public_key_share(&self) -> Result<PubKey> {
         PubKey::generate(&self.sk)
     }
 
     /// This party's share of the joint Galois keys for `steps` (every party asks for the same
-    /// steps), to combine with [`GaloisKeys::combine`].
+    /// steps), to combine with [`GaloisKeys::combine`] (read back with
+    /// [`GaloisKeys::share_from_bytes`]). It rotates nothing itself.
     pub fn galois_key_share(&self, steps: &GaloisSteps) -> Result<GaloisKeys> {
         GaloisKeys::generate(&self.sk, steps)
     }
@@ -73,9 +75,12 @@ impl KeyShare {
     /// Round 1 of the joint relinearization key: this party's message (send it) and its
     /// ephemeral secret (keep it in memory for round 2).
     ///
-    /// 1. Every party sends `relin_round1`; the messages are summed ([`RelinShare::combine`]).
-    /// 2. Every party answers the sum with [`relin_round2`](Self::relin_round2); those are
-    ///    summed too.
+    /// 1. Every party sends `relin_round1` (where a party could wait for the others' messages
+    ///    before choosing its own, have each commit to its message first: a party that picks
+    ///    its message after seeing the others' can make round 2 give away their shares).
+    /// 2. Every party answers every party's round-1 message with
+    ///    [`relin_round2`](Self::relin_round2); those answers are summed
+    ///    ([`RelinShare::combine`]), and so are the round-1 messages.
     /// 3. [`PubKey::with_joint_relinearization`] puts both sums with the joint public key.
     pub fn relin_round1(&self) -> Result<(RelinShare, RelinSecret)> {
         let mut raw: *mut sys::helib_relin_share = ptr::null_mut();
@@ -87,21 +92,23 @@ impl KeyShare {
         Ok((RelinShare::from_raw(raw, self.context())?, secret))
     }
 
-    /// Round 2 of the joint relinearization key: this party's answer to the sum of every
-    /// party's round 1, with its round-1 secret.
-    pub fn relin_round2(
-        &self,
-        secret: &RelinSecret,
-        round1_sum: &RelinShare,
-    ) -> Result<RelinShare> {
+    /// Round 2 of the joint relinearization key: this party's answer to every party's
+    /// round-1 message (one per party, its own among them: [`Error::InvalidArgument`]
+    /// otherwise, so that nobody can have it answer a sum made up to extract its share), with
+    /// its round-1 secret, which this uses up.
+    pub fn relin_round2(&self, secret: RelinSecret, round1: &[RelinShare]) -> Result<RelinShare> {
+        let handles: Vec<*const sys::helib_relin_share> =
+            round1.iter().map(RelinShare::as_ptr).collect();
         let mut raw: *mut sys::helib_relin_share = ptr::null_mut();
-        // SAFETY: the handles are live; `raw` is a valid out-pointer set on success.
+        // SAFETY: the handles are live for the call (the secret is dropped, and wiped, after
+        // it); `raw` is a valid out-pointer set on success.
         check(unsafe {
             sys::helib_relin_share_round2(
                 &mut raw,
                 self.sk.as_ptr(),
-                secret.as_ptr(),
-                round1_sum.as_ptr(),
+                secret.as_mut_ptr(),
+                handles.as_ptr(),
+                handles.len(),
             )
         })?;
         RelinShare::from_raw(raw, self.context())
@@ -109,7 +116,10 @@ impl KeyShare {
 
     /// This party's part of decrypting `ct` with `smudge_bits` (40 to 128) of statistical
     /// security: combined with every other party's ([`Ctxt::combine_decryption`]), the
-    /// plaintext. Send it only to whoever may learn the plaintext.
+    /// plaintext. Send it only to whoever may learn the plaintext, and make it only for a
+    /// ciphertext whose origin this party trusts: an unmasked share of a ciphertext made up to
+    /// that end (`c1 = 1`, say) gives away this party's key share modulo `p`. A masked share
+    /// ([`masked_decryption_share`](Self::masked_decryption_share)) does not.
     pub fn decryption_share(&self, ct: &Ctxt, smudge_bits: u32) -> Result<DecryptionShare> {
         self.share_of(ct, smudge_bits, None)
     }

@@ -20,8 +20,8 @@ pub struct RelinShare {
     round: u32,
 }
 
-/// A party's ephemeral secret between the two rounds: kept in memory only, wiped when
-/// dropped.
+/// A party's ephemeral secret between the two rounds, and the digest of the round-1 message
+/// it sent: kept in memory only, used up by round 2, wiped when dropped.
 pub struct RelinSecret {
     raw: NonNull<sys::helib_relin_secret>,
 }
@@ -55,7 +55,7 @@ impl RelinSecret {
         Ok(RelinSecret { raw })
     }
 
-    pub(crate) fn as_ptr(&self) -> *const sys::helib_relin_secret {
+    pub(crate) fn as_mut_ptr(&self) -> *mut sys::helib_relin_secret {
         self.raw.as_ptr()
     }
 }
