@@ -59,13 +59,12 @@ impl<F: FftField + PrimeField> RemoteTransform<F> {
         request: Request,
         matrix: Option<Matrix<F>>,
     ) -> Result<Self, ClientError> {
-        let mut request = request;
         if matches!(request.job, Job::WitnessMap | Job::ClientAssistedWitnessMap) {
             return Err(ClientError::Invalid(
                 "a witness map runs through he_client::remote_witness_session".into(),
             ));
         }
-        request.chains.get_or_insert(rayon_threads().clamp(1, 64));
+        let request = request.with_pinned_chains();
         let ctx = request.context::<F>()?;
         let (transform, matrix_bytes, matrix_check): (Box<dyn EncryptedTransform<F>>, _, _) =
             match (request.job, matrix) {
@@ -200,9 +199,4 @@ impl<F: FftField + PrimeField> RemoteTransform<F> {
         }
         Ok(())
     }
-}
-
-/// The thread count the owner's plans default to.
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }

@@ -50,12 +50,10 @@ impl<F: FftField + PrimeField> OwnerJob<F> {
     /// decides their Galois keys, so the server needs exactly the keys shipped whatever its own
     /// thread count.
     pub fn new(request: &Request) -> Result<OwnerJob<F>> {
-        let mut request = *request;
-        if let Job::Fft { .. } = request.job {
-            request
-                .chains
-                .get_or_insert(rayon::current_num_threads().clamp(1, 64));
-        }
+        let request = match request.job {
+            Job::Fft { .. } => request.with_pinned_chains(),
+            _ => *request,
+        };
         let ctx = request.context::<F>()?;
         let transform = request.transform::<F>(&ctx, DiagonalCache::Never)?;
         Ok(OwnerJob {

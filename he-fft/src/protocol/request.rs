@@ -182,6 +182,15 @@ impl Request {
         Request::new(Job::MatrixProduct { rows, columns }, size)
     }
 
+    /// The same request with `chains` fixed to this machine's thread count where it was left
+    /// to the plans (which take one chain per thread): the plans, and so the Galois keys, are
+    /// then the ones built here, whatever the server's thread count.
+    pub fn with_pinned_chains(mut self) -> Request {
+        self.chains
+            .get_or_insert(rayon::current_num_threads().clamp(1, MAX_CHAINS));
+        self
+    }
+
     /// The same request for a key shared by `parties` parties.
     pub fn shared_by(self, parties: u32) -> Request {
         Request { parties, ..self }

@@ -8,7 +8,7 @@ use crate::error::{check, Error, Result};
 use crate::{GaloisKeys, PubKey};
 
 /// The context every part belongs to, checked alike.
-fn common_context<'a, T>(
+pub(super) fn common_context<'a, T>(
     parts: &'a [T],
     context: impl Fn(&'a T) -> &'a crate::Context,
     what: &str,

@@ -7,6 +7,7 @@ use helib_bindings as sys;
 
 use crate::error::{check, Error, Result};
 use crate::serialization::bytes::collect_bytes;
+use crate::threshold::joint_keys::common_context;
 use crate::{Context, PubKey};
 
 /// One party's message in a round of the joint relinearization key, or the sum of every
@@ -102,21 +103,14 @@ impl RelinShare {
     /// them: they are public). [`Error::Mismatch`] for messages of another key, round or
     /// round-1 sum; [`Error::InvalidArgument`] for a missing one or one party's twice.
     pub fn combine(shares: &[RelinShare]) -> Result<RelinShare> {
-        let first = shares
-            .first()
-            .ok_or_else(|| Error::InvalidArgument("no relinearization shares to combine".into()))?;
-        for s in shares {
-            first
-                .ctx
-                .ensure_same(&s.ctx, "the relinearization shares")?;
-        }
+        let ctx = common_context(shares, |s| &s.ctx, "relinearization shares")?;
         let handles: Vec<*const sys::helib_relin_share> = shares.iter().map(Self::as_ptr).collect();
         let mut raw: *mut sys::helib_relin_share = ptr::null_mut();
         // SAFETY: every handle is live for the call; `raw` is a valid out-pointer.
         check(unsafe {
             sys::helib_relin_share_combine(&mut raw, handles.as_ptr(), handles.len())
         })?;
-        RelinShare::from_raw(raw, &first.ctx)
+        RelinShare::from_raw(raw, ctx)
     }
 
     /// The message as bytes.
