@@ -17,6 +17,9 @@
 #                     target/he-server/token); SERVE_ARGS="--allow-toy-ring --memory-budget 8G"
 #   make load-test    8 clients against a fresh server for 60 s: jobs/s, latency, errors, peak
 #                     memory against the budget (LOAD_ARGS="--clients 16 --seconds 30")
+#   make cosnark      a Groth16 proof by 3 parties sharing the witness and the key, each its own
+#                     process, the witness map on a fresh he-server on loopback, verified
+#                     (COSNARK_ARGS="--parties 4 --constraints 30000 --json")
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
@@ -38,7 +41,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
@@ -130,6 +133,22 @@ serve: deps
 load-test: deps
 	$(CARGO) build $(LOCKED) --release -p he-server -p he-client --example load_test
 	target/release/examples/load_test --json $(LOAD_ARGS)
+
+# The parties' example against a server of its own on another port, stopped at the end.
+COSNARK_DIR ?= target/cosnark-server
+COSNARK_LISTEN ?= 127.0.0.1:8701
+cosnark: deps
+	$(CARGO) build $(LOCKED) --release -p he-server
+	$(CARGO) build $(LOCKED) --release --example cosnark
+	@set -e; rm -rf $(COSNARK_DIR); mkdir -p $(COSNARK_DIR); umask 077; \
+	token=$$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n'); \
+	printf 'owner %s\n' "$$token" > $(COSNARK_DIR)/tokens; \
+	printf '%s\n' "$$token" > $(COSNARK_DIR)/token; \
+	target/release/he-server --listen $(COSNARK_LISTEN) --state $(COSNARK_DIR)/state \
+	    --tokens $(COSNARK_DIR)/tokens --allow-toy-ring > $(COSNARK_DIR)/server.log 2>&1 & \
+	pid=$$!; trap 'kill $$pid 2>/dev/null || true' EXIT; \
+	target/release/examples/cosnark --server http://$(COSNARK_LISTEN) \
+	    --token-file $(COSNARK_DIR)/token $(COSNARK_ARGS)
 
 run: fft
 

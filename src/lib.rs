@@ -14,6 +14,7 @@ pub mod demo;
 pub mod field_text;
 pub mod groth16_files;
 pub mod job;
+pub mod mailbox;
 pub mod outsource;
 
 use std::time::{Duration, Instant};

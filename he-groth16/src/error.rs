@@ -32,6 +32,15 @@ pub enum Error {
     /// A remote server could not be reached, or refused or failed the work.
     #[error("the witness server: {0}")]
     Server(String),
+    /// One of the parties sharing a key sent a message that is missing, repeated or
+    /// malformed ([`parties`](crate::parties)).
+    #[error("party {party}: {reason}")]
+    Party {
+        /// The party, `0..k`.
+        party: u32,
+        /// What is wrong with its message.
+        reason: String,
+    },
 }
 
 /// he-fft's errors as they are, except that helib-rs's own stay [`Error::Engine`], whichever

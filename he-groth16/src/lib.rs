@@ -27,6 +27,7 @@
 mod circuit;
 mod error;
 mod evaluations;
+pub mod parties;
 mod r1cs;
 mod reduction;
 mod server;

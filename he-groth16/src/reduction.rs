@@ -84,7 +84,7 @@ impl R1CSToQAP for EncryptedReduction {
                 Error::NoSession | Error::InvalidInput(_) => SynthesisError::AssignmentMissing,
                 Error::SessionMismatch(_) => SynthesisError::PolynomialDegreeTooLarge,
                 Error::Rejected(_) => SynthesisError::Unsatisfiable,
-                Error::Engine(_) | Error::Transform(_) | Error::Server(_) => {
+                Error::Engine(_) | Error::Transform(_) | Error::Server(_) | Error::Party { .. } => {
                     SynthesisError::AssignmentMissing
                 }
             };

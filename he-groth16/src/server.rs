@@ -39,6 +39,9 @@ pub struct InProcessServer<F: FftField + PrimeField> {
     /// None on the client-assisted route, which needs no Galois keys.
     gk: Option<GaloisKeys>,
     route: WitnessMapRoute,
+    /// The noise budget results keep for their decryption (one owner's, or the parties'
+    /// smudging room on a shared key's context).
+    margin_bits: f64,
 }
 
 impl<F: FftField + PrimeField> InProcessServer<F> {
@@ -57,6 +60,7 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
             map: he_fft::witness_map_for(ctx, n, options)?,
             gk: Some(gk),
             route: WitnessMapRoute::ServerOnly,
+            margin_bits: default_margin(ctx),
         })
     }
 
@@ -68,7 +72,20 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
             map: Box::new(ClientAssistedWitnessMap::new(ctx, n)?),
             gk: None,
             route: WitnessMapRoute::ClientAssisted,
+            margin_bits: default_margin(ctx),
         })
+    }
+
+    /// The same server leaving room in its results for parties' decryption shares with
+    /// `smudge_bits` of smudging (the default: [`helib_rs::threshold::MIN_SMUDGE_BITS`]);
+    /// nothing changes for one owner's key.
+    pub fn with_smudge_bits(self, smudge_bits: u32) -> Self {
+        let margin_bits =
+            helib_rs::threshold::decryption_margin_bits(self.pk.context(), smudge_bits);
+        InProcessServer {
+            margin_bits,
+            ..self
+        }
     }
 
     /// The route it serves.
@@ -80,6 +97,12 @@ impl<F: FftField + PrimeField> InProcessServer<F> {
     pub fn map(&self) -> &dyn EncryptedWitnessMap<F> {
         self.map.as_ref()
     }
+}
+
+/// One owner's decryption margin, or on a shared key's context the parties' at the least
+/// smudging.
+fn default_margin(ctx: &Context) -> f64 {
+    helib_rs::threshold::decryption_margin_bits(ctx, helib_rs::threshold::MIN_SMUDGE_BITS)
 }
 
 impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
@@ -108,8 +131,8 @@ impl<F: FftField + PrimeField> WitnessServer for InProcessServer<F> {
             .apply_reading(self.gk.as_ref(), &read, &|_, _| {})?;
         h.into_iter()
             .map(|mut t| {
-                // The fewest primes the owner's decryption needs: the smallest download.
-                t.compact_for_decryption(helib_rs::DECRYPTION_MARGIN_BITS)?;
+                // The fewest primes the decryption needs: the smallest download.
+                t.compact_for_decryption(self.margin_bits)?;
                 Ok(t.to_bytes()?)
             })
             .collect()

@@ -1,0 +1,393 @@
+//! Proofs by parties sharing the key and the witness: they verify, they are ark-groth16's
+//! proofs bit for bit, a server's tampering makes them fail, and a missing or malformed
+//! message names its party. Toy ring N = 2048.
+
+use ark_bn254::{Bn254, Fr};
+use ark_ff::UniformRand;
+use ark_groth16::r1cs_to_qap::LibsnarkReduction;
+use ark_groth16::{Groth16, ProvingKey, VerifyingKey};
+use ark_snark::SNARK;
+use ark_std::rand::{rngs::StdRng, SeedableRng};
+use he_fft::protocol::{Job, Request};
+use he_fft::DiagonalCache;
+use he_groth16::parties::{
+    self, Blinding, Completion, Contribution, Coordinator, KeyShares, Party, PartyState,
+    RelinAnswer,
+};
+use he_groth16::{CubicChain, Error, InProcessServer, R1cs, WitnessServer};
+use helib_rs::threshold::{CommonRandomString, KeyShare};
+use helib_rs::{Ctxt, PubKey};
+
+struct Setup {
+    request: Request,
+    parties: Vec<Party<Bn254>>,
+    joint: PubKey,
+    galois: Option<helib_rs::GaloisKeys>,
+    round1: Vec<KeyShares>,
+    round2: Vec<RelinAnswer>,
+}
+
+/// `k` parties' keys for the witness map of `n` points, through the message bytes.
+fn setup(k: u32, n: usize) -> Setup {
+    let request = Request::new(Job::WitnessMap, n).on_toy_ring().shared_by(k);
+    let ctx = request.context::<Fr>().unwrap();
+    let steps = request
+        .transform::<Fr>(&ctx, DiagonalCache::Never)
+        .unwrap()
+        .galois_steps();
+    let seeds: Vec<[u8; 32]> = (0..k).map(|i| [i as u8 + 1; 32]).collect();
+    let crs = CommonRandomString::agree(&seeds);
+    let keys: Vec<KeyShare> = (0..k)
+        .map(|_| KeyShare::generate(&ctx, &crs).unwrap())
+        .collect();
+    let (round1, secrets): (Vec<KeyShares>, Vec<_>) = keys
+        .iter()
+        .zip(0..)
+        .map(|(key, i)| {
+            let (m, s) = parties::key_shares(key, i, &steps).unwrap();
+            (KeyShares::from_bytes(&m.to_bytes()).unwrap(), s)
+        })
+        .unzip();
+    let round2: Vec<RelinAnswer> = keys
+        .iter()
+        .zip(secrets)
+        .zip(0..)
+        .map(|((key, s), i)| {
+            let m = parties::relin_answer(key, i, s, &round1).unwrap();
+            RelinAnswer::from_bytes(&m.to_bytes()).unwrap()
+        })
+        .collect();
+    let joint = parties::joint_keys(&ctx, &round1, &round2).unwrap();
+    let parties = keys
+        .into_iter()
+        .zip(0..)
+        .map(|(key, i)| Party::new(i, key, joint.public_key.clone(), &request).unwrap())
+        .collect();
+    Setup {
+        request,
+        parties,
+        joint: joint.public_key,
+        galois: Some(joint.galois_keys),
+        round1,
+        round2,
+    }
+}
+
+impl Setup {
+    fn server(&mut self) -> InProcessServer<Fr> {
+        let ctx = self.joint.context().clone();
+        InProcessServer::new(
+            &ctx,
+            self.joint.clone(),
+            self.galois.take().expect("one server per setup"),
+            self.request.size,
+            &self.request.options(DiagonalCache::Never),
+        )
+        .unwrap()
+    }
+
+    fn coordinator(
+        &mut self,
+        wrap: impl FnOnce(InProcessServer<Fr>) -> Box<dyn WitnessServer>,
+    ) -> Coordinator<Bn254> {
+        let server = wrap(self.server());
+        Coordinator::new(self.joint.clone(), &self.request, server).unwrap()
+    }
+}
+
+struct Circuit {
+    circuit: CubicChain<Fr>,
+    pk: ProvingKey<Bn254>,
+    vk: VerifyingKey<Bn254>,
+    r1cs: R1cs<Fr>,
+}
+
+fn circuit(rounds: usize, seed: u64) -> Circuit {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let circuit = CubicChain::<Fr>::random(rounds, &mut rng);
+    let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
+    let r1cs = R1cs::from_circuit(circuit.clone()).unwrap();
+    Circuit {
+        circuit,
+        pk,
+        vk,
+        r1cs,
+    }
+}
+
+/// Round 1 of every party with the given blinding shares, through the message bytes.
+fn contribute(
+    setup: &Setup,
+    c: &Circuit,
+    blinding: &[(Fr, Fr)],
+    seed: u64,
+) -> (Vec<Contribution<Bn254>>, Vec<PartyState<Bn254>>) {
+    let k = setup.parties.len();
+    let shares = parties::split_assignment(&c.r1cs.assignment, k, &mut StdRng::seed_from_u64(seed));
+    setup
+        .parties
+        .iter()
+        .zip(shares)
+        .zip(blinding)
+        .map(|((p, share), &(r, s))| {
+            let share = R1cs {
+                assignment: share,
+                ..c.r1cs.clone()
+            };
+            let (m, state) = p
+                .contribute(&c.pk, &share, Blinding::from_values(r, s))
+                .unwrap();
+            (
+                Contribution::from_bytes(&m.to_bytes().unwrap()).unwrap(),
+                state,
+            )
+        })
+        .unzip()
+}
+
+fn random_blinding(k: usize, seed: u64) -> Vec<(Fr, Fr)> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..k)
+        .map(|_| (Fr::rand(&mut rng), Fr::rand(&mut rng)))
+        .collect()
+}
+
+#[test]
+fn three_parties_prove_what_one_prover_proves_bit_for_bit() {
+    let mut setup = setup(3, 64);
+    let coordinator = setup.coordinator(|s| Box::new(s));
+    let c = circuit(25, 1); // 50 constraints + 2 inputs: 64 points
+    let blinding = random_blinding(3, 2);
+    let (contributions, states) = contribute(&setup, &c, &blinding, 3);
+    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let broadcast = parties::Broadcast::from_bytes(&broadcast.to_bytes().unwrap()).unwrap();
+    let completions: Vec<Completion<Bn254>> = setup
+        .parties
+        .iter()
+        .zip(states)
+        .map(|(p, s)| {
+            let m = p.complete(&c.pk, s, &broadcast).unwrap();
+            Completion::from_bytes(&m.to_bytes().unwrap()).unwrap()
+        })
+        .collect();
+    let proof = coordinator
+        .assemble(&c.pk, &broadcast, &completions)
+        .unwrap();
+    assert!(Groth16::<Bn254>::verify(&c.vk, &c.circuit.public_inputs(), &proof).unwrap());
+    // Any party assembles the same proof.
+    assert_eq!(
+        setup.parties[2]
+            .assemble(&c.pk, &broadcast, &completions)
+            .unwrap(),
+        proof
+    );
+
+    let (r, s) = blinding
+        .iter()
+        .fold((Fr::from(0u64), Fr::from(0u64)), |(r, s), (ri, si)| {
+            (r + ri, s + si)
+        });
+    let expected = Groth16::<Bn254, LibsnarkReduction>::create_proof_with_reduction_and_matrices(
+        &c.pk,
+        r,
+        s,
+        &c.r1cs.matrices,
+        c.r1cs.num_inputs,
+        c.r1cs.num_constraints,
+        &c.r1cs.assignment,
+    )
+    .unwrap();
+    assert_eq!(
+        proof, expected,
+        "the parties' proof is ark-groth16's with r and s"
+    );
+}
+
+/// Doubles the first ciphertext of `h`: a server that computes something else.
+struct Tampering {
+    inner: InProcessServer<Fr>,
+    pk: PubKey,
+}
+
+impl WitnessServer for Tampering {
+    fn witness_map(&self, a: &[Vec<u8>], b: &[Vec<u8>]) -> Result<Vec<Vec<u8>>, Error> {
+        let mut h = self.inner.witness_map(a, b)?;
+        let mut ct = Ctxt::from_bytes(&self.pk, &h[0])?;
+        ct.mul_const(Fr::from(2u64))?;
+        h[0] = ct.to_bytes()?;
+        Ok(h)
+    }
+}
+
+#[test]
+fn a_tampered_h_gives_a_proof_that_does_not_verify() {
+    let mut setup = setup(2, 64);
+    let pk = setup.joint.clone();
+    let coordinator = setup.coordinator(|inner| Box::new(Tampering { inner, pk }));
+    let c = circuit(25, 4);
+    let (contributions, states) = contribute(&setup, &c, &random_blinding(2, 5), 6);
+    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let completions: Vec<_> = setup
+        .parties
+        .iter()
+        .zip(states)
+        .map(|(p, s)| p.complete(&c.pk, s, &broadcast).unwrap())
+        .collect();
+    let proof = setup.parties[0]
+        .assemble(&c.pk, &broadcast, &completions)
+        .unwrap();
+    assert!(!Groth16::<Bn254>::verify(&c.vk, &c.circuit.public_inputs(), &proof).unwrap());
+}
+
+fn party_of(e: Error) -> (u32, String) {
+    match e {
+        Error::Party { party, reason } => (party, reason),
+        other => panic!("expected an error naming a party, got {other}"),
+    }
+}
+
+#[test]
+fn a_missing_or_malformed_message_names_its_party() {
+    let mut setup = setup(3, 64);
+    let ctx = setup.joint.context().clone();
+    // Key generation: a round-1 message missing, one given twice, one malformed.
+    let (p, why) = party_of(
+        parties::joint_keys(&ctx, &setup.round1[..2], &setup.round2)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(p, 2, "{why}");
+    assert!(why.contains("sent no key shares"), "{why}");
+    let twice = [setup.round1.clone(), vec![setup.round1[0].clone()]].concat();
+    let (p, why) = party_of(
+        parties::joint_keys(&ctx, &twice, &setup.round2)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(p, 0);
+    assert!(why.contains("twice"), "{why}");
+    let mut bad = setup.round1.clone();
+    bad[1].public_key.truncate(100);
+    let (p, why) = party_of(
+        parties::joint_keys(&ctx, &bad, &setup.round2)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(p, 1);
+    assert!(why.contains("public key share"), "{why}");
+    let mut bad = setup.round2.clone();
+    bad[2].relin_round2.truncate(64);
+    assert_eq!(
+        party_of(
+            parties::joint_keys(&ctx, &setup.round1, &bad)
+                .err()
+                .unwrap()
+        )
+        .0,
+        2
+    );
+    // An answer that reads but answers other round-1 messages: the engine names it by party.
+    let mut bad = setup.round2.clone();
+    bad[2].relin_round2[40] ^= 1;
+    let e = parties::joint_keys(&ctx, &setup.round1, &bad)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("share 2"), "{e}");
+
+    // A proof: a contribution missing, from an unknown party, with a damaged ciphertext.
+    let coordinator = setup.coordinator(|s| Box::new(s));
+    let c = circuit(25, 7);
+    let (contributions, states) = contribute(&setup, &c, &random_blinding(3, 8), 9);
+    let (p, why) = party_of(coordinator.witness_map(&contributions[1..]).err().unwrap());
+    assert_eq!(p, 0);
+    assert!(why.contains("sent no contribution"), "{why}");
+    let mut bad = contributions.clone();
+    bad[2].party = 7;
+    let (p, why) = party_of(coordinator.witness_map(&bad).err().unwrap());
+    assert_eq!(p, 7);
+    assert!(why.contains("parties 0..3"), "{why}");
+    let mut bad = contributions.clone();
+    let len = bad[1].b[0].len();
+    bad[1].b[0][len / 2] ^= 0xff;
+    bad[1].b[0].truncate(len - 1);
+    let (p, why) = party_of(coordinator.witness_map(&bad).err().unwrap());
+    assert_eq!(p, 1);
+    assert!(why.contains("share of b"), "{why}");
+
+    // Round 2: a completion missing a decryption share, or with a damaged one.
+    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let completions: Vec<_> = setup
+        .parties
+        .iter()
+        .zip(states)
+        .map(|(p, s)| p.complete(&c.pk, s, &broadcast).unwrap())
+        .collect();
+    let mut bad = completions.clone();
+    bad[2].decryption_shares.pop();
+    let (p, why) = party_of(coordinator.assemble(&c.pk, &broadcast, &bad).err().unwrap());
+    assert_eq!(p, 2);
+    assert!(why.contains("decryption shares"), "{why}");
+    let (p, why) = party_of(
+        coordinator
+            .assemble(&c.pk, &broadcast, &completions[..2])
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(p, 2);
+    assert!(why.contains("sent no completion"), "{why}");
+    let mut bad = completions;
+    bad[0].decryption_shares[0].truncate(10);
+    let (p, why) = party_of(coordinator.assemble(&c.pk, &broadcast, &bad).err().unwrap());
+    assert_eq!(p, 0);
+    assert!(why.contains("decryption share 0"), "{why}");
+}
+
+#[test]
+fn malformed_message_bytes_are_refused() {
+    let mut setup = setup(2, 64);
+    let coordinator = setup.coordinator(|s| Box::new(s));
+    let c = circuit(25, 10);
+    let (contributions, _) = contribute(&setup, &c, &random_blinding(2, 11), 12);
+    let bytes = contributions[0].to_bytes().unwrap();
+    for cut in [0, 8, 12, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            Contribution::<Bn254>::from_bytes(&bytes[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
+    // No point: the last G1 element's x coordinate 2^254 - 1, past the field's modulus
+    // (little-endian, the flags in the top two bits left clear).
+    let mut bad = bytes.clone();
+    let end = bad.len();
+    bad[end - 32..end].fill(0xff);
+    bad[end - 1] = 0x3f;
+    assert!(Contribution::<Bn254>::from_bytes(&bad).is_err());
+    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let b = broadcast.to_bytes().unwrap();
+    assert!(
+        Contribution::<Bn254>::from_bytes(&b).is_err(),
+        "a broadcast is no contribution"
+    );
+    assert!(parties::Broadcast::<Bn254>::from_bytes(&[b.clone(), vec![0]].concat()).is_err());
+    assert!(KeyShares::from_bytes(&setup.round1[0].to_bytes()[..20]).is_err());
+}
+
+#[test]
+fn a_party_refuses_a_circuit_of_another_size_and_an_index_out_of_range() {
+    let setup = setup(2, 64);
+    let c = circuit(40, 13); // 82 rows: 128 points
+    let share = R1cs {
+        assignment: c.r1cs.assignment.clone(),
+        ..c.r1cs.clone()
+    };
+    let e = setup.parties[0]
+        .contribute(&c.pk, &share, Blinding::random().unwrap())
+        .err()
+        .unwrap();
+    assert!(matches!(e, Error::SessionMismatch(_)), "{e}");
+    let ctx = setup.joint.context().clone();
+    let crs = CommonRandomString::agree(&[[1; 32], [2; 32]]);
+    let key = KeyShare::generate(&ctx, &crs).unwrap();
+    assert!(Party::<Bn254>::new(2, key, setup.joint.clone(), &setup.request).is_err());
+}
