@@ -48,14 +48,17 @@ all: test
 help:
 	@sed -n '3,31p' Makefile | sed 's/^# \{0,1\}//'
 
-# Installs the missing Debian packages among $(1), or says what to install elsewhere.
+# Installs the missing Debian packages among $(1), or says what to install elsewhere. A package
+# installed for two architectures (the cross build's arm64 GMP) is found by its qualified name.
 define install_missing
 	@if ! command -v dpkg >/dev/null 2>&1; then \
 	    echo "deps: not a Debian-based system; install $(2)"; \
 	else \
 	    missing=""; \
+	    arch=$$(dpkg --print-architecture); \
 	    for pkg in $(1); do \
-	        dpkg -s "$$pkg" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	        dpkg -s "$$pkg" >/dev/null 2>&1 || dpkg -s "$$pkg:$$arch" >/dev/null 2>&1 || \
+	            missing="$$missing $$pkg"; \
 	    done; \
 	    if [ -n "$$missing" ]; then \
 	        echo "deps: installing$$missing"; \

@@ -12,7 +12,7 @@ use he_fft::protocol::{Job, Request};
 use he_fft::DiagonalCache;
 use he_groth16::parties::{
     self, Blinding, Completion, Contribution, Coordinator, KeyShares, Party, PartyState,
-    RelinAnswer,
+    RelinMessage,
 };
 use he_groth16::{CubicChain, Error, InProcessServer, R1cs, WitnessServer};
 use helib_rs::threshold::{CommonRandomString, KeyShare};
@@ -23,8 +23,9 @@ struct Setup {
     parties: Vec<Party<Bn254>>,
     joint: PubKey,
     galois: Option<helib_rs::GaloisKeys>,
-    round1: Vec<KeyShares>,
-    round2: Vec<RelinAnswer>,
+    shares: Vec<KeyShares>,
+    round1: Vec<RelinMessage>,
+    round2: Vec<RelinMessage>,
 }
 
 /// `k` parties' keys for the witness map of `n` points, through the message bytes.
@@ -40,24 +41,23 @@ fn setup(k: u32, n: usize) -> Setup {
     let keys: Vec<KeyShare> = (0..k)
         .map(|_| KeyShare::generate(&ctx, &crs).unwrap())
         .collect();
-    let (round1, secrets): (Vec<KeyShares>, Vec<_>) = keys
-        .iter()
-        .zip(0..)
-        .map(|(key, i)| {
-            let (m, s) = parties::key_shares(key, i, &steps).unwrap();
-            (KeyShares::from_bytes(&m.to_bytes()).unwrap(), s)
-        })
-        .unzip();
-    let round2: Vec<RelinAnswer> = keys
+    let (mut shares, mut round1, mut secrets) = (Vec::new(), Vec::new(), Vec::new());
+    for (key, i) in keys.iter().zip(0..) {
+        let (m, r, secret) = parties::key_shares(key, i, &steps).unwrap();
+        shares.push(KeyShares::from_bytes(&m.to_bytes()).unwrap());
+        round1.push(RelinMessage::from_bytes(&r.to_bytes()).unwrap());
+        secrets.push(secret);
+    }
+    let round2: Vec<RelinMessage> = keys
         .iter()
         .zip(secrets)
         .zip(0..)
         .map(|((key, s), i)| {
-            let m = parties::relin_answer(key, i, s, &round1).unwrap();
-            RelinAnswer::from_bytes(&m.to_bytes()).unwrap()
+            let m = parties::relin_round2(key, i, s, &round1).unwrap();
+            RelinMessage::from_bytes(&m.to_bytes()).unwrap()
         })
         .collect();
-    let joint = parties::joint_keys(&ctx, &round1, &round2).unwrap();
+    let joint = parties::joint_keys(&ctx, &shares, &round1, &round2).unwrap();
     let parties = keys
         .into_iter()
         .zip(0..)
@@ -68,6 +68,7 @@ fn setup(k: u32, n: usize) -> Setup {
         parties,
         joint: joint.public_key,
         galois: Some(joint.galois_keys),
+        shares,
         round1,
         round2,
     }
@@ -250,49 +251,38 @@ fn party_of(e: Error) -> (u32, String) {
 fn a_missing_or_malformed_message_names_its_party() {
     let mut setup = setup(3, 64);
     let ctx = setup.joint.context().clone();
-    // Key generation: a round-1 message missing, one given twice, one malformed.
-    let (p, why) = party_of(
-        parties::joint_keys(&ctx, &setup.round1[..2], &setup.round2)
-            .err()
-            .unwrap(),
-    );
+    // Key generation: key shares missing, given twice, malformed; relinearization messages
+    // of the wrong round, malformed, or answering other round-1 messages.
+    let joint = |k: &[KeyShares], r1: &[RelinMessage], r2: &[RelinMessage]| {
+        parties::joint_keys(&ctx, k, r1, r2).err().unwrap()
+    };
+    let (p, why) = party_of(joint(&setup.shares[..2], &setup.round1, &setup.round2));
     assert_eq!(p, 2, "{why}");
     assert!(why.contains("sent no key shares"), "{why}");
-    let twice = [setup.round1.clone(), vec![setup.round1[0].clone()]].concat();
-    let (p, why) = party_of(
-        parties::joint_keys(&ctx, &twice, &setup.round2)
-            .err()
-            .unwrap(),
-    );
+    let twice = [setup.shares.clone(), vec![setup.shares[0].clone()]].concat();
+    let (p, why) = party_of(joint(&twice, &setup.round1, &setup.round2));
     assert_eq!(p, 0);
     assert!(why.contains("twice"), "{why}");
-    let mut bad = setup.round1.clone();
+    let mut bad = setup.shares.clone();
     bad[1].public_key.truncate(100);
-    let (p, why) = party_of(
-        parties::joint_keys(&ctx, &bad, &setup.round2)
-            .err()
-            .unwrap(),
-    );
+    let (p, why) = party_of(joint(&bad, &setup.round1, &setup.round2));
     assert_eq!(p, 1);
     assert!(why.contains("public key share"), "{why}");
+    let mut bad = setup.shares.clone();
+    bad[0].galois_keys.truncate(100);
+    let (p, why) = party_of(joint(&bad, &setup.round1, &setup.round2));
+    assert_eq!(p, 0);
+    assert!(why.contains("Galois key shares"), "{why}");
+    let (p, why) = party_of(joint(&setup.shares, &setup.round2, &setup.round2));
+    assert_eq!(p, 0);
+    assert!(why.contains("round 2 where round 1"), "{why}");
     let mut bad = setup.round2.clone();
-    bad[2].relin_round2.truncate(64);
-    assert_eq!(
-        party_of(
-            parties::joint_keys(&ctx, &setup.round1, &bad)
-                .err()
-                .unwrap()
-        )
-        .0,
-        2
-    );
+    bad[2].share.truncate(64);
+    assert_eq!(party_of(joint(&setup.shares, &setup.round1, &bad)).0, 2);
     // An answer that reads but answers other round-1 messages: the engine names it by party.
     let mut bad = setup.round2.clone();
-    bad[2].relin_round2[40] ^= 1;
-    let e = parties::joint_keys(&ctx, &setup.round1, &bad)
-        .err()
-        .unwrap()
-        .to_string();
+    bad[2].share[40] ^= 1;
+    let e = joint(&setup.shares, &setup.round1, &bad).to_string();
     assert!(e.contains("share 2"), "{e}");
 
     // A proof: a contribution missing, from an unknown party, with a damaged ciphertext.
@@ -370,7 +360,11 @@ fn malformed_message_bytes_are_refused() {
         "a broadcast is no contribution"
     );
     assert!(parties::Broadcast::<Bn254>::from_bytes(&[b.clone(), vec![0]].concat()).is_err());
-    assert!(KeyShares::from_bytes(&setup.round1[0].to_bytes()[..20]).is_err());
+    assert!(KeyShares::from_bytes(&setup.shares[0].to_bytes()[..20]).is_err());
+    assert!(RelinMessage::from_bytes(&setup.shares[0].to_bytes()).is_err());
+    let mut round3 = setup.round1[0].to_bytes();
+    round3[12] = 3; // the round field
+    assert!(RelinMessage::from_bytes(&round3).is_err());
 }
 
 #[test]

@@ -10,9 +10,9 @@ use crate::{Ciphertexts, Error};
 /// `N = 65536` takes 512 a vector): bounds what a malformed message can make a reader parse.
 const MAX_CIPHERTEXTS: usize = 4096;
 
-/// Round 1 of the joint key generation: a party's public key share, its Galois key shares
-/// for the witness map's steps, and its first relinearization message, each the bytes of a
-/// [`helib_rs::threshold`] object.
+/// Round 1 of the joint key generation, for whoever combines the joint keys: a party's
+/// public key share and its Galois key shares for the witness map's steps, each the bytes of
+/// a [`helib_rs::threshold`] object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyShares {
     /// The sender, `0..k`.
@@ -21,18 +21,20 @@ pub struct KeyShares {
     pub public_key: Vec<u8>,
     /// [`KeyShare::galois_key_share`](helib_rs::threshold::KeyShare::galois_key_share).
     pub galois_keys: Vec<u8>,
-    /// [`KeyShare::relin_round1`](helib_rs::threshold::KeyShare::relin_round1).
-    pub relin_round1: Vec<u8>,
 }
 
-/// Round 2 of the joint key generation: a party's answer to every round-1 relinearization
-/// message ([`KeyShare::relin_round2`](helib_rs::threshold::KeyShare::relin_round2)).
+/// A party's message in one of the two relinearization rounds: in round 1, for every party
+/// and whoever combines ([`KeyShare::relin_round1`](helib_rs::threshold::KeyShare::relin_round1));
+/// in round 2, its answer to every round-1 message, for whoever combines
+/// ([`KeyShare::relin_round2`](helib_rs::threshold::KeyShare::relin_round2)).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RelinAnswer {
+pub struct RelinMessage {
     /// The sender, `0..k`.
     pub party: u32,
-    /// The round-2 share's bytes.
-    pub relin_round2: Vec<u8>,
+    /// 1 or 2.
+    pub round: u32,
+    /// The [`RelinShare`](helib_rs::threshold::RelinShare)'s bytes.
+    pub share: Vec<u8>,
 }
 
 /// A party's first message of a proof: its shares of `a` and `b` encrypted under the joint
@@ -89,7 +91,7 @@ pub struct Completion<E: Pairing> {
 }
 
 const KEY_SHARES: &[u8; 8] = b"HEG16KS1";
-const RELIN_ANSWER: &[u8; 8] = b"HEG16RA1";
+const RELIN_MESSAGE: &[u8; 8] = b"HEG16RL1";
 const CONTRIBUTION: &[u8; 8] = b"HEG16CO1";
 const BROADCAST: &[u8; 8] = b"HEG16BR1";
 const COMPLETION: &[u8; 8] = b"HEG16CM1";
@@ -101,41 +103,47 @@ impl KeyShares {
             .u32(self.party)
             .bytes(&self.public_key)
             .bytes(&self.galois_keys)
-            .bytes(&self.relin_round1)
             .finish()
     }
 
-    /// The message from its bytes; the objects inside are read (and checked) when used.
+    /// The message from its bytes; the keys inside are read (and checked) when combined.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         let mut r = Reader::new(bytes, KEY_SHARES, "key shares message")?;
         let m = KeyShares {
             party: r.u32("the party")?,
             public_key: r.bytes("the public key share")?,
             galois_keys: r.bytes("the Galois key shares")?,
-            relin_round1: r.bytes("the relinearization message")?,
         };
         r.end()?;
         Ok(m)
     }
 }
 
-impl RelinAnswer {
+impl RelinMessage {
     /// The message as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        Writer::new(RELIN_ANSWER)
+        Writer::new(RELIN_MESSAGE)
             .u32(self.party)
-            .bytes(&self.relin_round2)
+            .u32(self.round)
+            .bytes(&self.share)
             .finish()
     }
 
-    /// The message from its bytes.
+    /// The message from its bytes; the share inside is read (and checked) when used.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let mut r = Reader::new(bytes, RELIN_ANSWER, "relinearization answer")?;
-        let m = RelinAnswer {
+        let mut r = Reader::new(bytes, RELIN_MESSAGE, "relinearization message")?;
+        let m = RelinMessage {
             party: r.u32("the party")?,
-            relin_round2: r.bytes("the relinearization share")?,
+            round: r.u32("the round")?,
+            share: r.bytes("the relinearization share")?,
         };
         r.end()?;
+        if !(1..=2).contains(&m.round) {
+            return Err(Error::Party {
+                party: m.party,
+                reason: format!("a relinearization message of round {}", m.round),
+            });
+        }
         Ok(m)
     }
 }

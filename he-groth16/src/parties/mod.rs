@@ -6,9 +6,11 @@
 //! 1. the parties agree on a [`CommonRandomString`](helib_rs::threshold::CommonRandomString)
 //!    and each makes its [`KeyShare`](helib_rs::threshold::KeyShare) on the request's
 //!    context ([`Request::shared_by`](he_fft::protocol::Request::shared_by));
-//! 2. each sends its [`KeyShares`] ([`key_shares`]);
-//! 3. each sends its [`RelinAnswer`] to every round-1 message ([`relin_answer`]); anyone
-//!    combines the [`JointKeys`] ([`joint_keys`]) and hands them to the server.
+//! 2. each sends its [`KeyShares`] to whoever combines, and its first [`RelinMessage`] to
+//!    everyone ([`key_shares`]);
+//! 3. each answers every first relinearization message with its second
+//!    ([`relin_round2`]); whoever combines forms the [`JointKeys`] ([`joint_keys`]) and hands
+//!    them to the server.
 //!
 //! Then per proof, two rounds through the [`Coordinator`]:
 //! 1. each [`Party::contribute`]s from its additive share of the assignment: its shares of
@@ -47,12 +49,16 @@
 //! // Keys: two rounds after the common random string.
 //! let crs = CommonRandomString::agree(&[[1; 32], [2; 32]]);
 //! let keys = [KeyShare::generate(&ctx, &crs)?, KeyShare::generate(&ctx, &crs)?];
-//! let (round1, secrets): (Vec<_>, Vec<_>) = keys.iter().zip(0..)
-//!     .map(|(k, i)| parties::key_shares(k, i, &steps)).collect::<Result<Vec<_>, _>>()?
-//!     .into_iter().unzip();
+//! let (mut shares, mut round1, mut secrets) = (Vec::new(), Vec::new(), Vec::new());
+//! for (key, i) in keys.iter().zip(0..) {
+//!     let (s, r, secret) = parties::key_shares(key, i, &steps)?;
+//!     shares.push(s);
+//!     round1.push(r);
+//!     secrets.push(secret);
+//! }
 //! let round2 = keys.iter().zip(secrets).zip(0..)
-//!     .map(|((k, s), i)| parties::relin_answer(k, i, s, &round1)).collect::<Result<Vec<_>, _>>()?;
-//! let joint = parties::joint_keys(&ctx, &round1, &round2)?;
+//!     .map(|((k, s), i)| parties::relin_round2(k, i, s, &round1)).collect::<Result<Vec<_>, _>>()?;
+//! let joint = parties::joint_keys(&ctx, &shares, &round1, &round2)?;
 //! let server = InProcessServer::<Fr>::new(&ctx, joint.public_key.clone(), joint.galois_keys,
 //!     request.size, &request.options(DiagonalCache::Never))?;
 //! let coordinator = Coordinator::<Bn254>::new(joint.public_key.clone(), &request, Box::new(server))?;
@@ -92,7 +98,7 @@ mod wire;
 pub use assembly::assemble;
 pub use blinding::Blinding;
 pub use coordinator::{Coordinator, CoordinatorReport};
-pub use keys::{joint_keys, key_shares, relin_answer, JointKeys};
-pub use messages::{Broadcast, Completion, Contribution, KeyShares, RelinAnswer};
+pub use keys::{joint_keys, key_shares, relin_round2, JointKeys};
+pub use messages::{Broadcast, Completion, Contribution, KeyShares, RelinMessage};
 pub use party::{Party, PartyReport, PartyState};
 pub use shares::split_assignment;
