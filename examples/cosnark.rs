@@ -497,15 +497,18 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             .collect::<Result<Vec<_>, _>>()
             .map_err(BoxError::from)
     };
-    let shares = wait_all(&|i| format!("keys-{i}"), &mut alive)?
-        .iter()
-        .map(|b| KeyShares::from_bytes(b))
-        .collect::<Result<Vec<_>, _>>()?;
+    // One message's bytes in memory at a time besides what they are read into.
+    let mut shares = Vec::new();
+    for i in 0..k {
+        shares.push(KeyShares::from_bytes(
+            &mb.wait(&format!("keys-{i}"), &mut alive)?,
+        )?);
+    }
     let round1 = read("relin1", &mut alive)?;
     let round2 = read("relin2", &mut alive)?;
     let t = Instant::now();
-    let joint = parties::joint_keys(&ctx, &shares, &round1, &round2)?;
-    drop((shares, round1, round2));
+    let joint = parties::joint_keys(&ctx, shares, &round1, &round2)?;
+    drop((round1, round2));
     let joint_keys_time = t.elapsed();
     let joint_pk_bytes = mb.post("joint-pk", &joint.public_key.to_bytes()?)?;
     let keygen_time = whole.elapsed();
@@ -556,8 +559,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
             .iter()
             .map(|b| Contribution::from_bytes(b))
             .collect::<Result<Vec<_>, _>>()?;
-        let broadcast = coordinator.witness_map(&contributions)?;
-        drop(contributions);
+        let broadcast = coordinator.witness_map(contributions)?;
         let broadcast_bytes = mb.post(&format!("broadcast-{p}"), &broadcast.to_bytes()?)?;
         drop(broadcast);
         let proof = ark_groth16::Proof::<Bn254>::deserialize_compressed(

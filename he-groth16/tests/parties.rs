@@ -57,7 +57,7 @@ fn setup(k: u32, n: usize) -> Setup {
             RelinMessage::from_bytes(&m.to_bytes()).unwrap()
         })
         .collect();
-    let joint = parties::joint_keys(&ctx, &shares, &round1, &round2).unwrap();
+    let joint = parties::joint_keys(&ctx, shares.clone(), &round1, &round2).unwrap();
     let parties = keys
         .into_iter()
         .zip(0..)
@@ -160,7 +160,7 @@ fn three_parties_prove_what_one_prover_proves_bit_for_bit() {
     let c = circuit(25, 1); // 50 constraints + 2 inputs: 64 points
     let blinding = random_blinding(3, 2);
     let (contributions, states) = contribute(&setup, &c, &blinding, 3);
-    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
     let broadcast = parties::Broadcast::from_bytes(&broadcast.to_bytes().unwrap()).unwrap();
     let completions: Vec<Completion<Bn254>> = setup
         .parties
@@ -227,7 +227,7 @@ fn a_tampered_h_gives_a_proof_that_does_not_verify() {
     let coordinator = setup.coordinator(|inner| Box::new(Tampering { inner, pk }));
     let c = circuit(25, 4);
     let (contributions, states) = contribute(&setup, &c, &random_blinding(2, 5), 6);
-    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
     let completions: Vec<_> = setup
         .parties
         .iter()
@@ -254,7 +254,7 @@ fn a_missing_or_malformed_message_names_its_party() {
     // Key generation: key shares missing, given twice, malformed; relinearization messages
     // of the wrong round, malformed, or answering other round-1 messages.
     let joint = |k: &[KeyShares], r1: &[RelinMessage], r2: &[RelinMessage]| {
-        parties::joint_keys(&ctx, k, r1, r2).err().unwrap()
+        parties::joint_keys(&ctx, k.to_vec(), r1, r2).err().unwrap()
     };
     let (p, why) = party_of(joint(&setup.shares[..2], &setup.round1, &setup.round2));
     assert_eq!(p, 2, "{why}");
@@ -289,24 +289,29 @@ fn a_missing_or_malformed_message_names_its_party() {
     let coordinator = setup.coordinator(|s| Box::new(s));
     let c = circuit(25, 7);
     let (contributions, states) = contribute(&setup, &c, &random_blinding(3, 8), 9);
-    let (p, why) = party_of(coordinator.witness_map(&contributions[1..]).err().unwrap());
+    let (p, why) = party_of(
+        coordinator
+            .witness_map(contributions[1..].to_vec())
+            .err()
+            .unwrap(),
+    );
     assert_eq!(p, 0);
     assert!(why.contains("sent no contribution"), "{why}");
     let mut bad = contributions.clone();
     bad[2].party = 7;
-    let (p, why) = party_of(coordinator.witness_map(&bad).err().unwrap());
+    let (p, why) = party_of(coordinator.witness_map(bad).err().unwrap());
     assert_eq!(p, 7);
     assert!(why.contains("parties 0..3"), "{why}");
     let mut bad = contributions.clone();
     let len = bad[1].b[0].len();
     bad[1].b[0][len / 2] ^= 0xff;
     bad[1].b[0].truncate(len - 1);
-    let (p, why) = party_of(coordinator.witness_map(&bad).err().unwrap());
+    let (p, why) = party_of(coordinator.witness_map(bad).err().unwrap());
     assert_eq!(p, 1);
     assert!(why.contains("share of b"), "{why}");
 
     // Round 2: a completion missing a decryption share, or with a damaged one.
-    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
     let completions: Vec<_> = setup
         .parties
         .iter()
@@ -353,7 +358,7 @@ fn malformed_message_bytes_are_refused() {
     bad[end - 32..end].fill(0xff);
     bad[end - 1] = 0x3f;
     assert!(Contribution::<Bn254>::from_bytes(&bad).is_err());
-    let broadcast = coordinator.witness_map(&contributions).unwrap();
+    let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
     let b = broadcast.to_bytes().unwrap();
     assert!(
         Contribution::<Bn254>::from_bytes(&b).is_err(),

@@ -113,15 +113,19 @@ impl<E: Pairing> Coordinator<E> {
     /// Round 1 on the coordinator's side: every party's [`Contribution`] (one each, in any
     /// order) summed; the witness map of the sums from the server; `r s` on ciphertexts; and
     /// the sums `A`, `B`. A missing, repeated or malformed contribution is [`Error::Party`]
-    /// naming its sender.
-    pub fn witness_map(&self, contributions: &[Contribution<E>]) -> Result<Broadcast<E>, Error> {
+    /// naming its sender. Each party's ciphertext bytes are dropped once added, so the
+    /// parties' uploads and the sums are not all in memory during the witness map.
+    pub fn witness_map(
+        &self,
+        mut contributions: Vec<Contribution<E>>,
+    ) -> Result<Broadcast<E>, Error> {
         check_senders(
             self.request.parties,
             contributions.iter().map(|c| c.party),
             "contribution",
         )?;
         let count = self.map.info().input_ciphertexts;
-        for c in contributions {
+        for c in &contributions {
             if c.a.len() != count || c.b.len() != count {
                 return Err(Error::Party {
                     party: c.party,
@@ -133,33 +137,7 @@ impl<E: Pairing> Coordinator<E> {
                 });
             }
         }
-        let sums = |pick: fn(&Contribution<E>) -> &[Vec<u8>], what: &str| {
-            (0..count)
-                .map(|j| {
-                    let parts = contributions
-                        .iter()
-                        .map(|c| (c.party, pick(c)[j].as_slice()));
-                    sum_parties(&self.pk, parts, what)?
-                        .to_bytes()
-                        .map_err(Error::from)
-                })
-                .collect::<Result<Vec<_>, Error>>()
-        };
-        let start = Instant::now();
-        let a = sums(|c| &c.a, "share of a")?;
-        let b = sums(|c| &c.b, "share of b")?;
-        let add = start.elapsed();
-        let start = Instant::now();
-        let h_bytes = self.server.witness_map(&a, &b)?;
-        let server = start.elapsed();
-        drop((a, b));
-        if h_bytes.len() != self.map.info().output_ciphertexts {
-            return Err(Error::Server(format!(
-                "{} ciphertexts for h, where the witness map returns {}",
-                h_bytes.len(),
-                self.map.info().output_ciphertexts
-            )));
-        }
+        // The small parts first: a party's malformed r or s is found before the server works.
         let start = Instant::now();
         let r = sum_parties(
             &self.pk,
@@ -181,21 +159,51 @@ impl<E: Pairing> Coordinator<E> {
             )));
         }
         let product = start.elapsed();
+        let g1_a: E::G1 = contributions.iter().map(|c| c.g1_a.into_group()).sum();
+        let g2_b: E::G2 = contributions.iter().map(|c| c.g2_b.into_group()).sum();
+        let g1_b: E::G1 = contributions.iter().map(|c| c.g1_b.into_group()).sum();
+
+        let start = Instant::now();
+        let mut sums = |pick: fn(&mut Contribution<E>) -> &mut Vec<Vec<u8>>, what: &str| {
+            (0..count)
+                .map(|j| {
+                    let parts: Vec<(u32, Vec<u8>)> = contributions
+                        .iter_mut()
+                        .map(|c| (c.party, std::mem::take(&mut pick(c)[j])))
+                        .collect();
+                    let parts = parts.iter().map(|(p, b)| (*p, b.as_slice()));
+                    sum_parties(&self.pk, parts, what)?
+                        .to_bytes()
+                        .map_err(Error::from)
+                })
+                .collect::<Result<Vec<_>, Error>>()
+        };
+        let a = sums(|c| &mut c.a, "share of a")?;
+        let b = sums(|c| &mut c.b, "share of b")?;
+        drop(contributions);
+        let add = start.elapsed();
+        let start = Instant::now();
+        let h_bytes = self.server.witness_map(&a, &b)?;
+        let server = start.elapsed();
+        drop((a, b));
+        if h_bytes.len() != self.map.info().output_ciphertexts {
+            return Err(Error::Server(format!(
+                "{} ciphertexts for h, where the witness map returns {}",
+                h_bytes.len(),
+                self.map.info().output_ciphertexts
+            )));
+        }
         self.record(|r| {
             r.add += add;
             r.server += server;
             r.product += product;
         });
-        let g1_a: E::G1 = contributions.iter().map(|c| c.g1_a.into_group()).sum();
-        let g2_b: E::G2 = contributions.iter().map(|c| c.g2_b.into_group()).sum();
-        let g1_b: E::G1 = contributions.iter().map(|c| c.g1_b.into_group()).sum();
-        let (g1_a, g2_b, g1_b) = (g1_a.into_affine(), g2_b.into_affine(), g1_b.into_affine());
         Ok(Broadcast {
             h: h_bytes,
             rs: rs.to_bytes()?,
-            g1_a,
-            g2_b,
-            g1_b,
+            g1_a: g1_a.into_affine(),
+            g2_b: g2_b.into_affine(),
+            g1_b: g1_b.into_affine(),
         })
     }
 

@@ -86,11 +86,12 @@ pub fn relin_round2(
 /// The joint keys from every party's messages; a missing, repeated or malformed one is
 /// [`Error::Party`] naming its sender.
 ///
-/// The engine adds the Galois key shares all at once, so this holds every party's shares
-/// in memory with their sum: `k + 1` key sets' worth at its peak.
+/// The engine adds the Galois key shares all at once, so every party's shares are in memory
+/// with their sum (`k + 1` key sets' worth at the peak); each message's bytes are dropped as
+/// soon as they are read.
 pub fn joint_keys(
     ctx: &Context,
-    keys: &[KeyShares],
+    keys: Vec<KeyShares>,
     round1: &[RelinMessage],
     round2: &[RelinMessage],
 ) -> Result<JointKeys, Error> {
@@ -113,7 +114,7 @@ pub fn joint_keys(
     let public_key = PubKey::combine(&public)?.with_joint_relinearization(&first, &second)?;
     drop((public, first, second));
     let galois = keys
-        .iter()
+        .into_iter()
         .map(|m| {
             GaloisKeys::share_from_bytes(ctx, &m.galois_keys)
                 .map_err(party_error(m.party, "its Galois key shares"))

@@ -270,3 +270,58 @@ pub(crate) fn check_senders(
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Bn254;
+    use ark_std::rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// Random bytes behind each message's tag, and random cuts and flips of a valid one: every
+    /// reader answers with a value or an error, never a panic.
+    #[test]
+    fn arbitrary_bytes_are_refused_without_a_panic() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let valid = Completion::<Bn254> {
+            party: 1,
+            decryption_shares: vec![vec![1, 2, 3]; 2],
+            g1_c: Default::default(),
+        }
+        .to_bytes()
+        .unwrap();
+        for round in 0..3000 {
+            let bytes: Vec<u8> = match round % 3 {
+                0 => {
+                    let tag = [KEY_SHARES, RELIN_MESSAGE, CONTRIBUTION, BROADCAST, COMPLETION]
+                        [rng.gen_range(0..5)];
+                    let len = rng.gen_range(0..200);
+                    tag.iter().copied().chain((0..len).map(|_| rng.gen())).collect()
+                }
+                1 => valid[..rng.gen_range(0..valid.len())].to_vec(),
+                _ => {
+                    let mut b = valid.clone();
+                    let i = rng.gen_range(0..b.len());
+                    b[i] ^= 1 << rng.gen_range(0..8);
+                    b
+                }
+            };
+            let _ = KeyShares::from_bytes(&bytes);
+            let _ = RelinMessage::from_bytes(&bytes);
+            let _ = Contribution::<Bn254>::from_bytes(&bytes);
+            let _ = Broadcast::<Bn254>::from_bytes(&bytes);
+            let _ = Completion::<Bn254>::from_bytes(&bytes);
+        }
+        assert_eq!(Completion::<Bn254>::from_bytes(&valid).unwrap().party, 1);
+    }
+
+    #[test]
+    fn senders_are_each_party_once() {
+        assert!(check_senders(3, [2, 0, 1], "m").is_ok());
+        let missing = check_senders(3, [0, 2], "m").unwrap_err();
+        assert_eq!(missing.to_string(), "party 1: sent no m");
+        let twice = check_senders(2, [0, 0, 1], "m").unwrap_err();
+        assert_eq!(twice.to_string(), "party 0: sent m twice");
+        let outside = check_senders(2, [0, 1, 5], "m").unwrap_err();
+        assert_eq!(outside.to_string(), "party 5: sent m, but the key is shared by parties 0..2");
+    }
+}

@@ -58,7 +58,7 @@
 //! }
 //! let round2 = keys.iter().zip(secrets).zip(0..)
 //!     .map(|((k, s), i)| parties::relin_round2(k, i, s, &round1)).collect::<Result<Vec<_>, _>>()?;
-//! let joint = parties::joint_keys(&ctx, &shares, &round1, &round2)?;
+//! let joint = parties::joint_keys(&ctx, shares, &round1, &round2)?;
 //! let server = InProcessServer::<Fr>::new(&ctx, joint.public_key.clone(), joint.galois_keys,
 //!     request.size, &request.options(DiagonalCache::Never))?;
 //! let coordinator = Coordinator::<Bn254>::new(joint.public_key.clone(), &request, Box::new(server))?;
@@ -77,7 +77,7 @@
 //!     contributions.push(c);
 //!     states.push(state);
 //! }
-//! let broadcast = coordinator.witness_map(&contributions)?;
+//! let broadcast = coordinator.witness_map(contributions)?;
 //! let completions = parties.iter().zip(states)
 //!     .map(|(p, s)| p.complete(&pk, s, &broadcast)).collect::<Result<Vec<_>, _>>()?;
 //! let proof = parties[0].assemble(&pk, &broadcast, &completions)?; // or the coordinator
