@@ -8,19 +8,21 @@ use ark_bn254::Fr;
 use ark_ff::Zero;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use common::{values, Server, ALICE};
-use he_fft::protocol::{Job, KeySetParts, Request};
+use he_fft::protocol::{Job, KeyKind, KeySetParts, Request};
 use he_fft::{DiagonalCache, EncryptedTransform};
 use helib_rs::threshold::{CommonRandomString, DecryptionShare, KeyShare, RelinShare};
-use helib_rs::{Context, Ctxt, GaloisKeys, PubKey};
+use helib_rs::{Context, Ctxt, GaloisKeys, MasterKeys, PubKey};
 
 const PARTIES: u32 = 3;
 
 /// The parties' key shares, the joint public key (with its relinearization key when
-/// `relinearize`) and the joint Galois keys for `transform`.
+/// `relinearize`) and the bytes of the joint Galois keys for `transform`, or of the joint
+/// master keys when `master`.
 fn joint_keys(
     ctx: &Context,
     transform: &dyn EncryptedTransform<Fr>,
     relinearize: bool,
+    master: bool,
 ) -> (Vec<KeyShare>, PubKey, Vec<u8>) {
     let crs = CommonRandomString::agree(&[[7; 32], [8; 32], [9; 32]]);
     let keys: Vec<KeyShare> = (0..PARTIES)
@@ -42,7 +44,14 @@ fn joint_keys(
             .unwrap();
     }
     let steps = transform.galois_steps();
-    let galois = if steps.max_keys() == 0 {
+    let galois = if master {
+        let defaults = MasterKeys::default_steps(ctx);
+        let shares: Vec<MasterKeys> = keys
+            .iter()
+            .map(|k| k.master_key_share(&defaults).unwrap())
+            .collect();
+        MasterKeys::combine(&shares).unwrap().to_bytes().unwrap()
+    } else if steps.max_keys() == 0 {
         Vec::new()
     } else {
         let shares: Vec<GaloisKeys> = keys
@@ -90,7 +99,8 @@ fn run(request: Request, inputs: &[Vec<Fr>], relinearize: bool) -> Vec<Fr> {
     let ctx = request.context::<Fr>().unwrap();
     assert_eq!(ctx.parties(), PARTIES);
     let transform = request.transform::<Fr>(&ctx, DiagonalCache::Never).unwrap();
-    let (keys, pk, galois) = joint_keys(&ctx, transform.as_ref(), relinearize);
+    let master = request.keys == KeyKind::Master;
+    let (keys, pk, galois) = joint_keys(&ctx, transform.as_ref(), relinearize, master);
     let (context_bytes, pk_bytes) = (
         ctx.to_bytes().unwrap(),
         if relinearize {
@@ -128,6 +138,19 @@ fn three_parties_get_shares_of_an_fft_from_the_server() {
         ..Request::forward_fft(n).on_toy_ring().shared_by(PARTIES)
     };
     let x = values(n, 11);
+    let y = run(request, std::slice::from_ref(&x), false);
+    assert_eq!(y, Radix2EvaluationDomain::<Fr>::new(n).unwrap().fft(&x));
+}
+
+#[test]
+fn three_parties_get_shares_of_an_fft_from_joint_master_keys() {
+    let n = 256;
+    let request = Request {
+        chains: Some(1),
+        keys: KeyKind::Master,
+        ..Request::forward_fft(n).on_toy_ring().shared_by(PARTIES)
+    };
+    let x = values(n, 12);
     let y = run(request, std::slice::from_ref(&x), false);
     assert_eq!(y, Radix2EvaluationDomain::<Fr>::new(n).unwrap().fft(&x));
 }

@@ -780,3 +780,108 @@ fn shared_key_entry_points_check_their_arguments() {
         helib_context_free(ctx);
     }
 }
+
+/// Master key shares on a derivable context for two parties: they combine into master keys
+/// that derive, derive nothing themselves, and read back only as shares.
+#[test]
+fn master_key_shares_combine_and_only_then_derive() {
+    let params = helib_context_params {
+        m: 2 * N as u64,
+        p_limbs: BN254_P.as_ptr(),
+        p_len: BN254_P.len(),
+        ciphertext_bits: 700,
+        ks_digits: 3,
+        allow_insecure: 1,
+        derivable_keys: 1,
+        parties: 2,
+    };
+    let crs = [6u8; 32];
+    let g = 3u64; // a rotation's element
+                  // SAFETY: live handles throughout; every out-pointer is valid; every handle made here is
+                  // freed at the end.
+    unsafe {
+        let mut ctx: *mut helib_context = ptr::null_mut();
+        assert_status(helib_context_new(&mut ctx, &params), HELIB_OK);
+        let (mut a, mut b): (*mut helib_seckey, *mut helib_seckey) =
+            (ptr::null_mut(), ptr::null_mut());
+        assert_status(helib_seckey_new_share(&mut a, ctx, crs.as_ptr()), HELIB_OK);
+        assert_status(helib_seckey_new_share(&mut b, ctx, crs.as_ptr()), HELIB_OK);
+        let (mut ma, mut mb): (*mut helib_master_keys, *mut helib_master_keys) =
+            (ptr::null_mut(), ptr::null_mut());
+        assert_status(helib_master_keys_new(&mut ma, a, &g, 1), HELIB_OK);
+        assert_status(helib_master_keys_new(&mut mb, b, &g, 1), HELIB_OK);
+        let mut derived: *mut helib_galois_keys = ptr::null_mut();
+        assert_status(
+            helib_master_keys_compose(&mut derived, ma, ptr::null(), 1, g),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        assert!(last_error().contains("combine"), "{}", last_error());
+        let mut joint: *mut helib_master_keys = ptr::null_mut();
+        let one = [ma.cast_const()];
+        assert_status(
+            helib_master_keys_combine(&mut joint, one.as_ptr(), 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        let twice = [ma.cast_const(), ma.cast_const()];
+        assert_status(
+            helib_master_keys_combine(&mut joint, twice.as_ptr(), 2),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        let both = [ma.cast_const(), mb.cast_const()];
+        assert_status(
+            helib_master_keys_combine(&mut joint, both.as_ptr(), 2),
+            HELIB_OK,
+        );
+        assert_status(
+            helib_master_keys_compose(&mut derived, joint, ptr::null(), 1, g),
+            HELIB_OK,
+        );
+
+        // A share's bytes read back only as a share; the joint keys' only as master keys.
+        let bytes = |mk: *const helib_master_keys| {
+            let mut needed = 0usize;
+            assert_status(
+                helib_master_keys_serialize(mk, ptr::null_mut(), 0, &mut needed),
+                HELIB_OK,
+            );
+            let mut out = vec![0u8; needed];
+            assert_status(
+                helib_master_keys_serialize(mk, out.as_mut_ptr(), out.len(), &mut needed),
+                HELIB_OK,
+            );
+            out
+        };
+        let (share_bytes, joint_bytes) = (bytes(ma), bytes(joint));
+        let mut back: *mut helib_master_keys = ptr::null_mut();
+        assert_ne!(
+            helib_master_keys_deserialize(&mut back, ctx, share_bytes.as_ptr(), share_bytes.len()),
+            HELIB_OK
+        );
+        assert_ne!(
+            helib_master_keys_deserialize_share(
+                &mut back,
+                ctx,
+                joint_bytes.as_ptr(),
+                joint_bytes.len()
+            ),
+            HELIB_OK
+        );
+        assert_status(
+            helib_master_keys_deserialize_share(
+                &mut back,
+                ctx,
+                share_bytes.as_ptr(),
+                share_bytes.len(),
+            ),
+            HELIB_OK,
+        );
+        helib_master_keys_free(back);
+        helib_galois_keys_free(derived);
+        helib_master_keys_free(joint);
+        helib_master_keys_free(ma);
+        helib_master_keys_free(mb);
+        helib_seckey_free(a);
+        helib_seckey_free(b);
+        helib_context_free(ctx);
+    }
+}

@@ -453,6 +453,15 @@ helib_status helib_galois_keys_deserialize_share(helib_galois_keys **out, const 
 helib_status helib_pubkey_combine(helib_pubkey **out, const helib_pubkey *const *shares, size_t count);
 helib_status helib_galois_keys_combine(helib_galois_keys **out, const helib_galois_keys *const *shares,
                                        size_t count);
+/* On a derivable context, a party's master key shares (helib_master_keys_new on its share, the
+ * same elements for every party) combine the same way into the joint master keys, from which
+ * a server derives Galois keys as from one owner's; a share derives nothing
+ * (HELIB_ERR_INVALID_ARGUMENT). Shares serialize with helib_master_keys_serialize as a kind of
+ * their own, which only helib_master_keys_deserialize_share reads. */
+helib_status helib_master_keys_deserialize_share(helib_master_keys **out, const helib_context *ctx,
+                                                 const uint8_t *data, size_t len);
+helib_status helib_master_keys_combine(helib_master_keys **out, const helib_master_keys *const *shares,
+                                       size_t count);
 
 typedef struct helib_decryption_share helib_decryption_share;
 /* Party share's part of decrypting c (a ciphertext under the joint key), with smudging noise of

@@ -246,8 +246,8 @@ fn damaged_fields_are_named() {
         "version",
     );
     expect_corrupt(
-        load(&patched(&ct, 6, &16u16.to_le_bytes())),
-        "unknown kind 16",
+        load(&patched(&ct, 6, &17u16.to_le_bytes())),
+        "unknown kind 17",
         "kind",
     );
     expect_corrupt(

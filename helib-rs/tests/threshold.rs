@@ -386,3 +386,62 @@ fn the_joint_relinearization_key_multiplies() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+#[test]
+fn joint_master_keys_derive_the_joint_galois_keys() {
+    use helib_rs::MasterKeys;
+    let ctx = Context::builder()
+        .ring_degree(2048)
+        .plaintext_field::<Fr>()
+        .ciphertext_bits(700)
+        .derivable_keys(true)
+        .parties(PARTIES)
+        .allow_insecure(true) // the toy ring
+        .build()
+        .unwrap();
+    let parties = parties(&ctx, &crs());
+    let pk = joint_public_key(&parties);
+    let masters = MasterKeys::default_steps(&ctx);
+    // Each party's share travels as bytes of a kind of its own.
+    let bytes: Vec<Vec<u8>> = parties
+        .iter()
+        .map(|p| p.master_key_share(&masters).unwrap().to_bytes().unwrap())
+        .collect();
+    assert!(
+        MasterKeys::from_bytes(&ctx, &bytes[0]).is_err(),
+        "a share is no master key set"
+    );
+    let read = |i: usize| MasterKeys::share_from_bytes(&ctx, &bytes[i]).unwrap();
+    let shares: Vec<MasterKeys> = (0..bytes.len()).map(read).collect();
+    assert!(matches!(
+        shares[0].derive(&GaloisSteps::new().step(1)),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        MasterKeys::combine(&shares[..2]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(
+        MasterKeys::combine(&[read(0), read(0), read(1)]).is_err(),
+        "a share given twice"
+    );
+    let joint = MasterKeys::combine(&shares).unwrap();
+    let joint = MasterKeys::from_bytes(&ctx, &joint.to_bytes().unwrap()).unwrap();
+
+    // Rotations by steps no master has, derived from the joint masters.
+    let gk = joint.derive(&GaloisSteps::new().step(3).step(6)).unwrap();
+    let enc = BatchEncoder::<Fr>::for_context(&ctx).unwrap();
+    let x = values(enc.slot_count(), 9);
+    let mut ct = pk.encrypt_slots(&enc, &x).unwrap();
+    ct.rotate_rows(3, &gk).unwrap();
+    ct.rotate_rows(6, &gk).unwrap();
+    let d: Vec<DecryptionShare> = parties
+        .iter()
+        .map(|p| p.decryption_share(&ct, 40).unwrap())
+        .collect();
+    let rotated = enc.decode(&ct.combine_decryption::<Fr>(&d).unwrap());
+    let row = enc.row_size();
+    for i in 0..row {
+        assert_eq!(rotated[i], x[(i + 9) % row], "slot {i}");
+    }
+}

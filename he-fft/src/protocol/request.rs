@@ -268,6 +268,7 @@ impl Request {
                 .ring_degree(ring as u64)
                 .plaintext_field::<F>()
                 .ciphertext_bits(self.ciphertext_bits::<F>(ring).saturating_add(room))
+                .derivable_keys(self.keys == KeyKind::Master)
                 .parties(self.parties);
             return Ok(match self.ring {
                 Ring::Toy => builder.allow_insecure(true).build()?,
@@ -422,9 +423,6 @@ impl Request {
         }
         if self.parties == 1 && self.smudge_bits != MIN_SMUDGE_BITS {
             return bad("smudge-bits goes with parties (a shared key)".into());
-        }
-        if self.parties > 1 && self.keys == KeyKind::Master {
-            return bad("a shared key has no master keys: ship the joint Galois keys".into());
         }
         if let Some(b) = self.baby_steps {
             if !b.is_power_of_two() || b > MAX_BABY_STEPS {
@@ -724,7 +722,6 @@ mod tests {
             ("job=fft size=8 parties=65", "from 2 to 64"),
             ("job=fft size=8 smudge-bits=40", "goes with parties"),
             ("job=fft size=8 parties=2 smudge-bits=20", "smudge-bits"),
-            ("job=fft size=8 parties=2 keys=master", "no master keys"),
             (
                 "job=matrix-product rows=3 columns=5 size=8 keys=master",
                 "master keys",
@@ -755,5 +752,22 @@ mod tests {
             .transform::<ark_bn254::Fr>(&ctx, DiagonalCache::Never)
             .unwrap();
         assert_eq!(t.info().num_inputs, 2);
+    }
+
+    #[test]
+    fn a_shared_key_with_master_keys_gets_a_derivable_context() {
+        for ring in [Ring::Toy, Ring::Secure] {
+            let r = Request {
+                keys: KeyKind::Master,
+                ring,
+                ..Request::forward_fft(4096).shared_by(3)
+            };
+            let ctx = r.context::<ark_bn254::Fr>().unwrap();
+            assert_eq!(ctx.parties(), 3);
+            assert!(ctx.derivation_level().is_some(), "{ring:?}");
+            if ring == Ring::Secure {
+                assert!(ctx.security_bits() >= 128.0, "{}", ctx.security_bits());
+            }
+        }
     }
 }

@@ -292,10 +292,18 @@ mod tests {
         for round in 0..3000 {
             let bytes: Vec<u8> = match round % 3 {
                 0 => {
-                    let tag = [KEY_SHARES, RELIN_MESSAGE, CONTRIBUTION, BROADCAST, COMPLETION]
-                        [rng.gen_range(0..5)];
+                    let tag = [
+                        KEY_SHARES,
+                        RELIN_MESSAGE,
+                        CONTRIBUTION,
+                        BROADCAST,
+                        COMPLETION,
+                    ][rng.gen_range(0..5)];
                     let len = rng.gen_range(0..200);
-                    tag.iter().copied().chain((0..len).map(|_| rng.gen())).collect()
+                    tag.iter()
+                        .copied()
+                        .chain((0..len).map(|_| rng.gen()))
+                        .collect()
                 }
                 1 => valid[..rng.gen_range(0..valid.len())].to_vec(),
                 _ => {
@@ -322,6 +330,9 @@ mod tests {
         let twice = check_senders(2, [0, 0, 1], "m").unwrap_err();
         assert_eq!(twice.to_string(), "party 0: sent m twice");
         let outside = check_senders(2, [0, 1, 5], "m").unwrap_err();
-        assert_eq!(outside.to_string(), "party 5: sent m, but the key is shared by parties 0..2");
+        assert_eq!(
+            outside.to_string(),
+            "party 5: sent m, but the key is shared by parties 0..2"
+        );
     }
 }

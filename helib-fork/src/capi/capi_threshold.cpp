@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "capi/capi_support.h"
+#include "scheme/master_keys.h"
 #include "scheme/random.h"
 #include "scheme/threshold.h"
 #include "scheme/wipe.h"
@@ -108,6 +109,28 @@ helib_status helib_galois_keys_combine(helib_galois_keys** out, const helib_galo
         const auto parts = objects<helib_galois_keys, helib::GaloisKeys>(
             shares, count, "shares", [](const helib_galois_keys* h) { return h->gk.get(); });
         *out = new helib_galois_keys{std::make_shared<const helib::GaloisKeys>(helib::GaloisKeys::combine(parts))};
+    });
+}
+
+helib_status helib_master_keys_deserialize_share(helib_master_keys** out, const helib_context* ctx,
+                                                 const uint8_t* data, size_t len) {
+    return guard([&] {
+        require(out, "out");
+        require(ctx, "ctx");
+        auto mk = deserialize_from(data, len, [&](helib::Reader& r) {
+            return std::make_shared<const helib::MasterKeys>(helib::MasterKeys::load(r, ctx->ctx, /*share=*/true));
+        });
+        *out = new helib_master_keys{std::move(mk)};
+    });
+}
+
+helib_status helib_master_keys_combine(helib_master_keys** out, const helib_master_keys* const* shares,
+                                       size_t count) {
+    return guard([&] {
+        require(out, "out");
+        const auto parts = objects<helib_master_keys, helib::MasterKeys>(
+            shares, count, "shares", [](const helib_master_keys* h) { return h->mk.get(); });
+        *out = new helib_master_keys{std::make_shared<const helib::MasterKeys>(helib::MasterKeys::combine(parts))};
     });
 }
 

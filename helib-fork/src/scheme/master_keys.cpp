@@ -32,14 +32,14 @@ RnsPoly permuted(const Context& ctx, const std::vector<uint32_t>& perm, const Rn
 
 MasterKeys::MasterKeys(const SecKey& sk, const std::vector<uint64_t>& elements)
     : masters_(sk, elements),
-      identity_(sk.make_switch_key(sk.s_ntt(), nullptr, 1, /*derived=*/true)) {
-    if (sk.is_share()) throw InvalidArgument("a key shared by parties has no master keys: combine Galois key shares");
-}
+      identity_(sk.make_switch_key(sk.s_ntt(), nullptr, 1, /*derived=*/true)) {}
 
 GaloisKeys MasterKeys::compose(const GaloisKeys* from, uint64_t g, uint64_t h) const {
     const Context& ctx = *context();
     check_galois_element(ctx, g);
     check_galois_element(ctx, h);
+    if (is_share())
+        throw InvalidArgument("a party's master key shares derive nothing: combine every party's first");
     const KeySwitchKey* base = &identity_;
     if (from != nullptr) {
         if (from->context() != context()) throw Mismatch("a derived key of another context");

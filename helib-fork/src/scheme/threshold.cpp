@@ -11,6 +11,7 @@
 #include "math/rns_poly.h"
 #include "scheme/errors.h"
 #include "scheme/galois.h"
+#include "scheme/master_keys.h"
 #include "scheme/noise.h"
 #include "scheme/random.h"
 #include "scheme/wipe.h"
@@ -123,6 +124,26 @@ GaloisKeys GaloisKeys::combine(const std::vector<const GaloisKeys*>& shares) {
         joint.keys_.emplace(g, std::make_shared<const Entry>(std::move(sum)));
     }
     return joint;
+}
+
+MasterKeys MasterKeys::combine(const std::vector<const MasterKeys*>& shares) {
+    const Context& ctx = common_context(shares, "master key shares");
+    std::vector<const GaloisKeys*> masters;
+    for (const MasterKeys* s : shares) masters.push_back(&s->masters_);
+    // The masters are Galois keys over the whole chain: their sum checks every share alike.
+    GaloisKeys joint = GaloisKeys::combine(masters);
+    KeySwitchKey identity = shares.front()->identity_;
+    const Basis rows = key_rows(ctx, identity.derived, identity.levels);
+    for (size_t i = 1; i < shares.size(); ++i) {
+        const KeySwitchKey& ki = shares[i]->identity_;
+        const std::string who = "master key share " + std::to_string(i) + "'s identity key";
+        if (ki.seed != identity.seed) throw Mismatch(who + " was drawn from another common string");
+        if (!ki.derived || ki.levels != identity.levels || ki.b.size() != identity.b.size())
+            throw Mismatch(who + " has another form");
+        for (size_t d = 0; d < identity.b.size(); ++d) add_rows(ctx, rows, identity.b[d], ki.b[d]);
+    }
+    identity.log2_error = ctx.log2_error_norm();
+    return MasterKeys(std::move(joint), std::move(identity));
 }
 
 double relin_error_bound(const Context& ctx) {

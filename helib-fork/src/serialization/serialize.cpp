@@ -41,6 +41,7 @@ const char* kind_name(ObjectKind kind) {
         case ObjectKind::relin_share: return "a relinearization key share";
         case ObjectKind::public_key_share: return "a party's public key share";
         case ObjectKind::galois_key_share: return "a party's Galois key shares";
+        case ObjectKind::master_key_share: return "a party's master key shares";
     }
     return "an unknown object";
 }
@@ -148,12 +149,14 @@ uint64_t max_serialized_size(const Context& ctx, ObjectKind kind, uint64_t count
             return RelinShare::serialized_size(ctx, 1);
         case ObjectKind::galois_keys:
         case ObjectKind::galois_key_share:
-        case ObjectKind::master_keys: {
+        case ObjectKind::master_keys:
+        case ObjectKind::master_key_share: {
             if (count > ctx.n()) throw InvalidArgument("more Galois keys than the ring has elements");
             // Entries are full keys of the special basis (derived ones are never written); master
             // keys add the identity key in derived form.
             const uint64_t entries = header + key_id + 4 + count * (8 + switch_key_size(ctx, false));
-            return kind == ObjectKind::master_keys ? entries + switch_key_size(ctx, true) : entries;
+            const bool masters = kind == ObjectKind::master_keys || kind == ObjectKind::master_key_share;
+            return masters ? entries + switch_key_size(ctx, true) : entries;
         }
         case ObjectKind::ciphertext:
         case ObjectKind::seeded_ciphertext:
@@ -438,17 +441,18 @@ void GaloisKeys::load_entries(Reader& r, bool allow_capped) {
 }
 
 void MasterKeys::save(Writer& w) const {
-    write_header(w, ObjectKind::master_keys, *context());
+    write_header(w, is_share() ? ObjectKind::master_key_share : ObjectKind::master_keys, *context());
     w.u64(id());
     masters_.save_entries(w);
     identity_.save(w);
 }
 
-MasterKeys MasterKeys::load(Reader& r, std::shared_ptr<const Context> ctx) {
+MasterKeys MasterKeys::load(Reader& r, std::shared_ptr<const Context> ctx, bool share) {
     if (ctx->derivation_level() == 0)
         throw Mismatch("master keys belong to a derivable context, and this one is not");
     GaloisKeys masters;
-    masters.id_ = read_key_header(r, ObjectKind::master_keys, *ctx);
+    masters.id_ = read_key_header(r, share ? ObjectKind::master_key_share : ObjectKind::master_keys, *ctx);
+    masters.share_ = share;
     masters.ctx_ = ctx;
     masters.load_entries(r, /*allow_capped=*/false);
     KeySwitchKey identity = KeySwitchKey::load(r, *ctx, /*derived=*/true);

@@ -75,8 +75,10 @@ enum class ObjectKind : uint16_t {
     // encryption key and as Galois keys, read only where shares are combined.
     public_key_share = 14,
     galois_key_share = 15,
+    // One party's share of joint master keys: laid out as master keys.
+    master_key_share = 16,
 };
-constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::galois_key_share);
+constexpr uint16_t kLastObjectKind = static_cast<uint16_t>(ObjectKind::master_key_share);
 
 // (Inside Writer and Reader, u64 names the method, so the types are spelled uint64_t.)
 

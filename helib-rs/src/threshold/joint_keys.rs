@@ -5,7 +5,7 @@ use std::ptr;
 use helib_bindings as sys;
 
 use crate::error::{check, Error, Result};
-use crate::{GaloisKeys, PubKey};
+use crate::{GaloisKeys, MasterKeys, PubKey};
 
 /// The context every part belongs to, checked alike.
 pub(super) fn common_context<'a, T>(
@@ -90,5 +90,43 @@ impl GaloisKeys {
             sys::helib_galois_keys_combine(&mut raw, handles.as_ptr(), handles.len())
         })?;
         GaloisKeys::from_raw(raw, ctx, None)
+    }
+}
+
+impl MasterKeys {
+    /// A party's master key shares
+    /// ([`master_key_share`](crate::threshold::KeyShare::master_key_share)) from their bytes:
+    /// [`MasterKeys::from_bytes`] refuses those, and this reads nothing else.
+    pub fn share_from_bytes(ctx: &crate::Context, bytes: &[u8]) -> Result<MasterKeys> {
+        let mut raw: *mut sys::helib_master_keys = ptr::null_mut();
+        // SAFETY: as for PubKey::share_from_bytes.
+        check(unsafe {
+            sys::helib_master_keys_deserialize_share(
+                &mut raw,
+                ctx.as_ptr(),
+                bytes.as_ptr(),
+                bytes.len(),
+            )
+        })?;
+        MasterKeys::from_raw(raw, ctx)
+    }
+
+    /// The joint master keys: the sum of every party's
+    /// [`master_key_share`](crate::threshold::KeyShare::master_key_share) for the same steps,
+    /// one per party. A server derives the joint Galois keys from them
+    /// ([`derive`](MasterKeys::derive)) as from one owner's.
+    ///
+    /// [`Error::Mismatch`] for shares of another joint key, context or set of masters;
+    /// [`Error::InvalidArgument`] for a share missing or given twice.
+    pub fn combine(shares: &[MasterKeys]) -> Result<MasterKeys> {
+        let ctx = common_context(shares, MasterKeys::context, "master key shares")?;
+        let handles: Vec<*const sys::helib_master_keys> =
+            shares.iter().map(MasterKeys::as_ptr).collect();
+        let mut raw: *mut sys::helib_master_keys = ptr::null_mut();
+        // SAFETY: as for PubKey::combine.
+        check(unsafe {
+            sys::helib_master_keys_combine(&mut raw, handles.as_ptr(), handles.len())
+        })?;
+        MasterKeys::from_raw(raw, ctx)
     }
 }

@@ -10,7 +10,7 @@ use zeroize::Zeroizing;
 use crate::error::{check, Error, Result};
 use crate::field_limbs::{check_field, from_limbs};
 use crate::threshold::{CommonRandomString, DecryptionShare, RelinSecret, RelinShare};
-use crate::{Context, Ctxt, GaloisKeys, GaloisSteps, PubKey, SecKey};
+use crate::{Context, Ctxt, GaloisKeys, GaloisSteps, MasterKeys, PubKey, SecKey};
 
 /// One party's share of a secret key that the context's [`parties`](Context::parties) share
 /// (the module docs, [`crate::threshold`], give the whole flow): a uniform ternary secret
@@ -70,6 +70,15 @@ impl KeyShare {
     /// [`GaloisKeys::share_from_bytes`]). It rotates nothing itself.
     pub fn galois_key_share(&self, steps: &GaloisSteps) -> Result<GaloisKeys> {
         GaloisKeys::generate(&self.sk, steps)
+    }
+
+    /// This party's share of the joint master keys for `steps` (every party asks for the same
+    /// ones; [`MasterKeys::default_steps`] are the usual), on a context built with
+    /// [`derivable_keys`](crate::ContextBuilder::derivable_keys): combined with
+    /// [`MasterKeys::combine`] (read back with [`MasterKeys::share_from_bytes`]), the joint
+    /// master keys a server derives the joint Galois keys from. A share derives nothing.
+    pub fn master_key_share(&self, steps: &GaloisSteps) -> Result<MasterKeys> {
+        MasterKeys::generate_for(&self.sk, steps)
     }
 
     /// Round 1 of the joint relinearization key: this party's message (send it) and its

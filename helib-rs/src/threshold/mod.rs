@@ -8,7 +8,9 @@
 //!    [`GaloisKeys`](crate::GaloisKeys) bytes). Anyone adds them up:
 //!    [`PubKey::combine`](crate::PubKey::combine),
 //!    [`GaloisKeys::combine`](crate::GaloisKeys::combine). The joint keys work as one owner's
-//!    do: encryption, rotations, every transform.
+//!    do: encryption, rotations, every transform. On a derivable context, master keys go the
+//!    same way ([`KeyShare::master_key_share`],
+//!    [`MasterKeys::combine`](crate::MasterKeys::combine)).
 //! 3. To decrypt, each party sends a [`DecryptionShare`]; [`Ctxt::combine_decryption`](crate::Ctxt::combine_decryption) adds
 //!    them to the ciphertext. Unmasked, the result is the plaintext (for whoever may see it);
 //!    masked ([`KeyShare::masked_decryption_share`]), every party keeps a random share of the
