@@ -12,7 +12,8 @@
 //! its assignment (a coSNARK's parties get theirs from the computation that made the
 //! witness). Then it starts `K` copies of itself as the parties, which talk through files
 //! in a mailbox directory (`--dir`, by default a fresh one under the system's temporary
-//! directory), and:
+//! directory, mode 0700; one directory every process can read is a demonstration's
+//! transport, not a deployment's), and:
 //!
 //! 1. the parties agree on a common random string and make the joint keys (three rounds:
 //!    the string, key shares, relinearization answers); the coordinator combines them and
@@ -61,10 +62,8 @@ use helib_rs::threshold::{contribution, CommonRandomString, KeyShare};
 use helib_rs::{Context, PubKey};
 use serde_json::json;
 
-/// The most constraints: a domain of 2^20 points.
+/// The most constraints on a secure ring: a domain of 2^20 points.
 const MAX_CONSTRAINTS: usize = (1 << 20) - 2;
-/// The most constraints on the toy ring (N = 2048 serves domains up to 4096).
-const MAX_SMALL_CONSTRAINTS: usize = 4094;
 
 /// A Groth16 proof by parties sharing the witness and the key, verified by ark-groth16.
 #[derive(Parser, Debug)]
@@ -151,18 +150,7 @@ impl Cli {
             return Ok(self);
         }
         let a = &self.args;
-        let max = if a.small {
-            MAX_SMALL_CONSTRAINTS
-        } else {
-            MAX_CONSTRAINTS
-        };
-        if !(2..=max).contains(&a.constraints) {
-            return Err(format!(
-                "--constraints must be from 2 to {max}{}, got {}",
-                if a.small { " with --small" } else { "" },
-                a.constraints
-            ));
-        }
+        bigp_he::groth16_files::check_constraints(a.constraints, a.small, MAX_CONSTRAINTS)?;
         if let Some(dir) = &a.dir {
             if dir.exists() {
                 return Err(format!(
@@ -179,6 +167,8 @@ impl Cli {
 #[derive(CanonicalSerialize, CanonicalDeserialize)]
 struct CircuitFile {
     proving_key: ProvingKey<Bn254>,
+    /// The statement: what the assembler verifies the proof against.
+    public_inputs: Vec<Fr>,
     matrices: Vec<Matrix<Fr>>,
     num_inputs: u64,
     num_constraints: u64,
@@ -211,9 +201,11 @@ impl Traffic {
 fn party(dir: &Path, i: u32, timeout: Duration) -> Result<(), BoxError> {
     let mb = Mailbox::new(dir, timeout)?;
     let abort = dir.join("abort");
+    let parent = std::os::unix::process::parent_id();
+    // The run that started this party ended (it gave up, or was killed): stop too.
     let mut alive = || -> Result<(), BoxError> {
-        if abort.exists() {
-            return Err(format!("party {i}: the coordinator gave up").into());
+        if abort.exists() || !dir.exists() || std::os::unix::process::parent_id() != parent {
+            return Err(format!("party {i}: the coordinator is gone").into());
         }
         Ok(())
     };
@@ -284,8 +276,9 @@ fn party(dir: &Path, i: u32, timeout: Duration) -> Result<(), BoxError> {
     for p in 0..proofs {
         let mut traffic = Traffic::default();
         let before = me.report();
+        // Taken out of the mailbox: only this party reads its share.
         let assignment =
-            Vec::<Fr>::deserialize_uncompressed(&*mb.wait(&format!("share-{i}-{p}"), &mut alive)?)?;
+            Vec::<Fr>::deserialize_uncompressed(&*mb.take(&format!("share-{i}-{p}"), &mut alive)?)?;
         let share = R1cs {
             matrices: circuit.matrices.clone(),
             num_inputs,
@@ -311,7 +304,14 @@ fn party(dir: &Path, i: u32, timeout: Duration) -> Result<(), BoxError> {
                 completions.push(Completion::from_bytes(&bytes)?);
             }
             let t = Instant::now();
-            let proof = me.assemble(&circuit.proving_key, &broadcast, &completions)?;
+            // Verified before it leaves party 0 (a made-up broadcast could otherwise turn it
+            // into a function of the witness alone).
+            let proof = me.assemble(
+                &circuit.proving_key,
+                &circuit.public_inputs,
+                &broadcast,
+                &completions,
+            )?;
             assemble_time = t.elapsed();
             let mut bytes = Vec::new();
             proof.serialize_compressed(&mut bytes)?;
@@ -408,15 +408,24 @@ impl Drop for MailboxDir {
     fn drop(&mut self) {
         if self.remove {
             let _ = std::fs::remove_dir_all(&self.path);
-        } else {
-            // The parties, if any are still waiting, stop.
-            let _ = std::fs::write(self.path.join("abort"), b"");
+            return;
+        }
+        // The parties, if any are still waiting, stop; shares not taken (a failed run) go.
+        let _ = std::fs::write(self.path.join("abort"), b"");
+        if let Ok(entries) = std::fs::read_dir(&self.path) {
+            for e in entries.flatten() {
+                if e.file_name().to_string_lossy().starts_with("share-") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
         }
     }
 }
 
 fn run(args: &Args) -> Result<bool, BoxError> {
-    bigp_he::reuse_freed_memory();
+    // Freed memory goes back to the OS here (no reuse_freed_memory, unlike the other
+    // examples): the dealer's setup, the joint keys and the server each peak in turn, and
+    // memory kept for reuse would add their peaks up.
     let say = |line: String| {
         if !args.json {
             println!("{line}");
@@ -462,6 +471,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "circuit",
         &to_bytes(&CircuitFile {
             proving_key: pk.clone(),
+            public_inputs: circuit.public_inputs(),
             matrices: r1cs.matrices.clone(),
             num_inputs: r1cs.num_inputs as u64,
             num_constraints: r1cs.num_constraints as u64,
@@ -554,11 +564,12 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     for p in 0..args.proofs {
         let start = Instant::now();
         let before = coordinator.report();
-        let contributions = wait_all(&|i| format!("contribution-{i}-{p}"), &mut alive)?;
-        let contributions = contributions
-            .iter()
-            .map(|b| Contribution::from_bytes(b))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Read one at a time: a message's raw bytes go once it is parsed.
+        let mut contributions = Vec::new();
+        for i in 0..k {
+            let bytes = mb.wait(&format!("contribution-{i}-{p}"), &mut alive)?;
+            contributions.push(Contribution::from_bytes(&bytes)?);
+        }
         let broadcast = coordinator.witness_map(contributions)?;
         let broadcast_bytes = mb.post(&format!("broadcast-{p}"), &broadcast.to_bytes()?)?;
         drop(broadcast);

@@ -181,7 +181,7 @@ fn power_of_two(text: &str) -> Result<usize, String> {
     }
 }
 
-use groth16_files::{MAX_CONSTRAINTS, MAX_SMALL_CONSTRAINTS};
+use groth16_files::MAX_CONSTRAINTS;
 
 fn main() -> ExitCode {
     // Clap reports a usage error itself (exit status 2).
@@ -202,18 +202,7 @@ impl Cli {
             return Ok(self);
         }
         let a = &self.args;
-        let max = if a.job.small {
-            MAX_SMALL_CONSTRAINTS
-        } else {
-            MAX_CONSTRAINTS
-        };
-        if !(2..=max).contains(&a.constraints) {
-            return Err(format!(
-                "--constraints must be from 2 to {max}{}, got {}",
-                if a.job.small { " with --small" } else { "" },
-                a.constraints
-            ));
-        }
+        groth16_files::check_constraints(a.constraints, a.job.small, MAX_CONSTRAINTS)?;
         Ok(self)
     }
 }

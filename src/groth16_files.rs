@@ -37,6 +37,19 @@ pub const MAX_CONSTRAINTS: usize = (1 << 22) - 2;
 /// The largest on the toy ring: a domain of 4096 points (the toy ring's `N = 2048` and `2N`).
 pub const MAX_SMALL_CONSTRAINTS: usize = 4096 - 2;
 
+/// Refuses a `--constraints` count outside 2 ..= [`MAX_SMALL_CONSTRAINTS`] on the toy ring
+/// (`small`), or 2 ..= `max` on a secure one, before anything of that size is built.
+pub fn check_constraints(constraints: usize, small: bool, max: usize) -> Result<(), String> {
+    let max = if small { MAX_SMALL_CONSTRAINTS } else { max };
+    if !(2..=max).contains(&constraints) {
+        return Err(format!(
+            "--constraints must be from 2 to {max}{}, got {constraints}",
+            if small { " with --small" } else { "" },
+        ));
+    }
+    Ok(())
+}
+
 /// How the server-only witness map trades Galois keys against rotations (the request's
 /// `baby-steps` and `baby-step-keys`; `None` for the plans' choice).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,13 +21,12 @@ impl Mailbox {
     /// The mailbox in `dir` (created if missing, readable by this user only); a wait gives up
     /// after `timeout`.
     pub fn new(dir: &Path, timeout: Duration) -> Result<Mailbox, BoxError> {
-        fs::create_dir_all(dir)
+        use std::os::unix::fs::DirBuilderExt;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
             .map_err(|e| format!("cannot create the mailbox {}: {e}", dir.display()))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
-        }
         Ok(Mailbox {
             dir: dir.to_path_buf(),
             timeout,
@@ -55,6 +54,18 @@ impl Mailbox {
         f.sync_all()?;
         fs::rename(&tmp, &path).map_err(|e| format!("cannot post {}: {e}", path.display()))?;
         Ok(bytes.len() as u64)
+    }
+
+    /// [`wait`](Self::wait), then removes the message: for secrets meant for one reader.
+    pub fn take(
+        &self,
+        name: &str,
+        alive: &mut dyn FnMut() -> Result<(), BoxError>,
+    ) -> Result<Vec<u8>, BoxError> {
+        let bytes = self.wait(name, alive)?;
+        let path = self.dir.join(name);
+        fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        Ok(bytes)
     }
 
     /// Waits for message `name` and reads it. `alive` is asked between looks (a failed
@@ -97,6 +108,8 @@ mod tests {
         let m = Mailbox::new(&dir, Duration::from_millis(50)).unwrap();
         assert_eq!(m.post("hello", b"abc").unwrap(), 3);
         assert_eq!(m.wait("hello", &mut || Ok(())).unwrap(), b"abc");
+        assert_eq!(m.take("hello", &mut || Ok(())).unwrap(), b"abc");
+        assert!(!dir.join("hello").exists());
         let e = m.wait("absent", &mut || Ok(())).unwrap_err().to_string();
         assert!(e.contains("no message absent"), "{e}");
         let e = m

@@ -146,6 +146,21 @@ fn contribute(
         .unzip()
 }
 
+/// Round 2 of every party.
+fn complete(
+    setup: &Setup,
+    c: &Circuit,
+    states: Vec<PartyState<Bn254>>,
+    broadcast: &parties::Broadcast<Bn254>,
+) -> Vec<Completion<Bn254>> {
+    setup
+        .parties
+        .iter()
+        .zip(states)
+        .map(|(p, s)| p.complete(&c.pk, s, broadcast).unwrap())
+        .collect()
+}
+
 fn random_blinding(k: usize, seed: u64) -> Vec<(Fr, Fr)> {
     let mut rng = StdRng::seed_from_u64(seed);
     (0..k)
@@ -171,14 +186,15 @@ fn three_parties_prove_what_one_prover_proves_bit_for_bit() {
             Completion::from_bytes(&m.to_bytes().unwrap()).unwrap()
         })
         .collect();
+    let inputs = c.circuit.public_inputs();
     let proof = coordinator
-        .assemble(&c.pk, &broadcast, &completions)
+        .assemble(&c.pk, &inputs, &broadcast, &completions)
         .unwrap();
-    assert!(Groth16::<Bn254>::verify(&c.vk, &c.circuit.public_inputs(), &proof).unwrap());
+    assert!(Groth16::<Bn254>::verify(&c.vk, &inputs, &proof).unwrap());
     // Any party assembles the same proof.
     assert_eq!(
         setup.parties[2]
-            .assemble(&c.pk, &broadcast, &completions)
+            .assemble(&c.pk, &inputs, &broadcast, &completions)
             .unwrap(),
         proof
     );
@@ -220,6 +236,8 @@ impl WitnessServer for Tampering {
     }
 }
 
+/// The assembler verifies before it lets a proof go: one from a tampered `h` does not
+/// verify, and is refused.
 #[test]
 fn a_tampered_h_gives_a_proof_that_does_not_verify() {
     let mut setup = setup(2, 64);
@@ -227,17 +245,41 @@ fn a_tampered_h_gives_a_proof_that_does_not_verify() {
     let coordinator = setup.coordinator(|inner| Box::new(Tampering { inner, pk }));
     let c = circuit(25, 4);
     let (contributions, states) = contribute(&setup, &c, &random_blinding(2, 5), 6);
-    let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
-    let completions: Vec<_> = setup
-        .parties
-        .iter()
-        .zip(states)
-        .map(|(p, s)| p.complete(&c.pk, s, &broadcast).unwrap())
-        .collect();
-    let proof = setup.parties[0]
-        .assemble(&c.pk, &broadcast, &completions)
+    let broadcast = coordinator.witness_map(contributions).unwrap();
+    let completions = complete(&setup, &c, states, &broadcast);
+    let inputs = c.circuit.public_inputs();
+    let e = setup.parties[0]
+        .assemble(&c.pk, &inputs, &broadcast, &completions)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Rejected(m) if m.contains("does not verify")),
+        "{e}"
+    );
+}
+
+/// A broadcast whose sums are the identity (which would strip the blinding from a party's
+/// share of `C`) is refused; so is a proof checked against other public inputs.
+#[test]
+fn a_made_up_broadcast_is_refused() {
+    let mut setup = setup(2, 64);
+    let coordinator = setup.coordinator(|s| Box::new(s));
+    let c = circuit(25, 14);
+    let (contributions, states) = contribute(&setup, &c, &random_blinding(2, 15), 16);
+    let mut made_up = coordinator.witness_map(contributions).unwrap();
+    made_up.g1_a = Default::default();
+    let e = setup.parties[0]
+        .complete(&c.pk, states.into_iter().next().unwrap(), &made_up)
+        .err()
         .unwrap();
-    assert!(!Groth16::<Bn254>::verify(&c.vk, &c.circuit.public_inputs(), &proof).unwrap());
+    assert!(e.to_string().contains("identity"), "{e}");
+    let (contributions, states) = contribute(&setup, &c, &random_blinding(2, 17), 16);
+    let honest = coordinator.witness_map(contributions).unwrap();
+    let completions = complete(&setup, &c, states, &honest);
+    let wrong_inputs = [c.circuit.output() + Fr::from(1u64)];
+    let e = setup.parties[1]
+        .assemble(&c.pk, &wrong_inputs, &honest, &completions)
+        .unwrap_err();
+    assert!(matches!(e, Error::Rejected(_)), "{e}");
 }
 
 fn party_of(e: Error) -> (u32, String) {
@@ -312,20 +354,21 @@ fn a_missing_or_malformed_message_names_its_party() {
 
     // Round 2: a completion missing a decryption share, or with a damaged one.
     let broadcast = coordinator.witness_map(contributions.clone()).unwrap();
-    let completions: Vec<_> = setup
-        .parties
-        .iter()
-        .zip(states)
-        .map(|(p, s)| p.complete(&c.pk, s, &broadcast).unwrap())
-        .collect();
+    let completions = complete(&setup, &c, states, &broadcast);
+    let inputs = c.circuit.public_inputs();
     let mut bad = completions.clone();
     bad[2].decryption_shares.pop();
-    let (p, why) = party_of(coordinator.assemble(&c.pk, &broadcast, &bad).err().unwrap());
+    let (p, why) = party_of(
+        coordinator
+            .assemble(&c.pk, &inputs, &broadcast, &bad)
+            .err()
+            .unwrap(),
+    );
     assert_eq!(p, 2);
     assert!(why.contains("decryption shares"), "{why}");
     let (p, why) = party_of(
         coordinator
-            .assemble(&c.pk, &broadcast, &completions[..2])
+            .assemble(&c.pk, &inputs, &broadcast, &completions[..2])
             .err()
             .unwrap(),
     );
@@ -333,7 +376,12 @@ fn a_missing_or_malformed_message_names_its_party() {
     assert!(why.contains("sent no completion"), "{why}");
     let mut bad = completions;
     bad[0].decryption_shares[0].truncate(10);
-    let (p, why) = party_of(coordinator.assemble(&c.pk, &broadcast, &bad).err().unwrap());
+    let (p, why) = party_of(
+        coordinator
+            .assemble(&c.pk, &inputs, &broadcast, &bad)
+            .err()
+            .unwrap(),
+    );
     assert_eq!(p, 0);
     assert!(why.contains("decryption share 0"), "{why}");
 }

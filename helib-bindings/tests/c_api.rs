@@ -614,20 +614,25 @@ fn the_insecure_key_entry_point_is_not_compiled_without_its_feature() {
     assert!(archive.windows(secure.len()).any(|w| w == secure));
 }
 
-/// The shared-key entry points refuse what they must, with the status the header names, and
-/// their size bounds hold their objects.
-#[test]
-fn shared_key_entry_points_check_their_arguments() {
-    let params = helib_context_params {
+/// A toy context for a key shared by two parties (`derivable_keys`: 1 for master keys).
+fn two_parties(derivable_keys: i32) -> helib_context_params {
+    helib_context_params {
         m: 2 * N as u64,
         p_limbs: BN254_P.as_ptr(),
         p_len: BN254_P.len(),
         ciphertext_bits: 700,
         ks_digits: 3,
         allow_insecure: 1,
-        derivable_keys: 0,
+        derivable_keys,
         parties: 2,
-    };
+    }
+}
+
+/// The shared-key entry points refuse what they must, with the status the header names, and
+/// their size bounds hold their objects.
+#[test]
+fn shared_key_entry_points_check_their_arguments() {
+    let params = two_parties(0);
     let crs = [5u8; 32];
     // SAFETY: live handles throughout; every out-pointer is valid; every handle made here is
     // freed at the end.
@@ -785,16 +790,7 @@ fn shared_key_entry_points_check_their_arguments() {
 /// that derive, derive nothing themselves, and read back only as shares.
 #[test]
 fn master_key_shares_combine_and_only_then_derive() {
-    let params = helib_context_params {
-        m: 2 * N as u64,
-        p_limbs: BN254_P.as_ptr(),
-        p_len: BN254_P.len(),
-        ciphertext_bits: 700,
-        ks_digits: 3,
-        allow_insecure: 1,
-        derivable_keys: 1,
-        parties: 2,
-    };
+    let params = two_parties(1);
     let crs = [6u8; 32];
     let g = 3u64; // a rotation's element
                   // SAFETY: live handles throughout; every out-pointer is valid; every handle made here is
@@ -827,6 +823,18 @@ fn master_key_shares_combine_and_only_then_derive() {
             helib_master_keys_combine(&mut joint, twice.as_ptr(), 2),
             HELIB_ERR_INVALID_ARGUMENT,
         );
+        // With no masters, the identity keys alone still catch a share given twice.
+        let mut none: *mut helib_master_keys = ptr::null_mut();
+        assert_status(
+            helib_master_keys_new(&mut none, a, ptr::null(), 0),
+            HELIB_OK,
+        );
+        let twice = [none.cast_const(), none.cast_const()];
+        assert_status(
+            helib_master_keys_combine(&mut joint, twice.as_ptr(), 2),
+            HELIB_ERR_INVALID_ARGUMENT,
+        );
+        helib_master_keys_free(none);
         let both = [ma.cast_const(), mb.cast_const()];
         assert_status(
             helib_master_keys_combine(&mut joint, both.as_ptr(), 2),

@@ -3,7 +3,7 @@
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, Zero};
-use ark_groth16::{Proof, ProvingKey};
+use ark_groth16::{Groth16, Proof, ProvingKey};
 use he_fft::EncryptedTransform;
 use helib_rs::threshold::DecryptionShare;
 use helib_rs::{Computation, Ctxt, PubKey};
@@ -11,8 +11,11 @@ use helib_rs::{Computation, Ctxt, PubKey};
 use super::messages::{check_senders, Broadcast, Completion};
 use crate::Error;
 
-/// The proof from the coordinator's `broadcast` and every party's [`Completion`] (one each,
-/// in any order), under the `joint` public key with the witness map's owner side `map`.
+/// The proof for `public_inputs` from the coordinator's `broadcast` and every party's
+/// [`Completion`] (one each, in any order), under the `joint` public key with the witness
+/// map's owner side `map`, checked with the proving key's verifying key before it is
+/// returned: a proof that does not verify is [`Error::Rejected`], and must not leave the
+/// assembler (a made-up broadcast can turn it into a function of the witness alone).
 ///
 /// The parties' decryption shares, combined, give what completes their shares of `h` and
 /// `r s` (uniform, with no party's mask known); its terms of `C` (the `H` query against the
@@ -29,6 +32,7 @@ pub fn assemble<E: Pairing>(
     joint: &PubKey,
     map: &dyn EncryptedTransform<E::ScalarField>,
     proving_key: &ProvingKey<E>,
+    public_inputs: &[E::ScalarField],
     broadcast: &Broadcast<E>,
     completions: &[Completion<E>],
 ) -> Result<Proof<E>, Error> {
@@ -90,9 +94,21 @@ pub fn assemble<E: Pairing>(
         .sum::<E::G1>()
         + E::G1::msm_bigint(&proving_key.h_query, &h_rest)
         - proving_key.delta_g1 * t_rest;
-    Ok(Proof {
+    let proof = Proof {
         a: broadcast.g1_a,
         b: broadcast.g2_b,
         c: g1_c.into_affine(),
-    })
+    };
+    let pvk = ark_groth16::prepare_verifying_key(&proving_key.vk);
+    match Groth16::<E>::verify_proof(&pvk, &proof, public_inputs) {
+        Ok(true) => Ok(proof),
+        Ok(false) => Err(Error::Rejected(
+            "the assembled proof does not verify: the server or the coordinator returned \
+             something else than h, r s or the sums (or a party's share is wrong)"
+                .into(),
+        )),
+        Err(e) => Err(Error::InvalidInput(format!(
+            "the proof cannot be checked against these public inputs: {e}"
+        ))),
+    }
 }

@@ -77,6 +77,12 @@ impl<E: Pairing> Coordinator<E> {
         server: Box<dyn WitnessServer>,
     ) -> Result<Self, Error> {
         let ctx = joint.context();
+        if request.job != he_fft::protocol::Job::WitnessMap {
+            return Err(Error::InvalidInput(format!(
+                "the parties' proofs run the server-only witness map, not {:?}",
+                request.job
+            )));
+        }
         if ctx.parties() < 2 || ctx.parties() != request.parties {
             return Err(Error::InvalidInput(format!(
                 "a coordinator needs a key shared by the request's {} parties (the key's context: {})",
@@ -207,13 +213,14 @@ impl<E: Pairing> Coordinator<E> {
         })
     }
 
-    /// The proof from the `broadcast` and every party's [`Completion`]
-    /// ([`assemble`](super::assemble)), with the time it took in the report. Whoever
-    /// assembles sees the parties' decryption shares: see [`assemble`](super::assemble) for
-    /// when that should be a party.
+    /// The proof for `public_inputs` from the `broadcast` and every party's [`Completion`],
+    /// verified ([`assemble`](super::assemble)), with the time it took in the report.
+    /// Whoever assembles sees the parties' decryption shares: see
+    /// [`assemble`](super::assemble) for when that should be a party.
     pub fn assemble(
         &self,
         proving_key: &ProvingKey<E>,
+        public_inputs: &[E::ScalarField],
         broadcast: &Broadcast<E>,
         completions: &[Completion<E>],
     ) -> Result<Proof<E>, Error> {
@@ -222,6 +229,7 @@ impl<E: Pairing> Coordinator<E> {
             &self.pk,
             self.map.as_ref(),
             proving_key,
+            public_inputs,
             broadcast,
             completions,
         )?;

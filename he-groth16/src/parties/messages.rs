@@ -153,8 +153,8 @@ impl<E: Pairing> Contribution<E> {
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         Ok(Writer::new(CONTRIBUTION)
             .u32(self.party)
-            .list(&self.a)
-            .list(&self.b)
+            .list(&self.a, MAX_CIPHERTEXTS)?
+            .list(&self.b, MAX_CIPHERTEXTS)?
             .bytes(&self.r)
             .bytes(&self.s)
             .point(&self.g1_a)?
@@ -191,7 +191,7 @@ impl<E: Pairing> Broadcast<E> {
     /// The message as bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         Ok(Writer::new(BROADCAST)
-            .list(&self.h)
+            .list(&self.h, MAX_CIPHERTEXTS)?
             .bytes(&self.rs)
             .point(&self.g1_a)?
             .point(&self.g2_b)?
@@ -219,7 +219,7 @@ impl<E: Pairing> Completion<E> {
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         Ok(Writer::new(COMPLETION)
             .u32(self.party)
-            .list(&self.decryption_shares)
+            .list(&self.decryption_shares, MAX_CIPHERTEXTS + 1)?
             .point(&self.g1_c)?
             .finish())
     }

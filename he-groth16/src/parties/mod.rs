@@ -23,9 +23,10 @@
 //!    decryption shares into the rest of both and assembles the proof
 //!    ([`Coordinator::assemble`]).
 //!
-//! The proof is the one ark-groth16 makes with `r = sum r_i` and `s = sum s_i`, bit for bit,
-//! and its verifier is the parties' check of the server: a wrong `h` or `r s` does not
-//! verify. docs/parties.md has each party's view and the security model.
+//! The proof is the one ark-groth16 makes with `r = sum r_i` and `s = sum s_i`, bit for bit.
+//! The assembler verifies it before it lets it go, and that is the parties' check of the
+//! server: a wrong `h` or `r s` does not verify. docs/parties.md has each party's view and
+//! the security model.
 //!
 //! ```
 //! use ark_bn254::{Bn254, Fr};
@@ -80,8 +81,10 @@
 //! let broadcast = coordinator.witness_map(contributions)?;
 //! let completions = parties.iter().zip(states)
 //!     .map(|(p, s)| p.complete(&pk, s, &broadcast)).collect::<Result<Vec<_>, _>>()?;
-//! let proof = parties[0].assemble(&pk, &broadcast, &completions)?; // or the coordinator
-//! assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof)?);
+//! // Party 0 assembles, and verifies before the proof leaves it.
+//! let inputs = circuit.public_inputs();
+//! let proof = parties[0].assemble(&pk, &inputs, &broadcast, &completions)?;
+//! assert!(Groth16::<Bn254>::verify(&vk, &inputs, &proof)?);
 //! # Ok(())
 //! # }
 //! ```

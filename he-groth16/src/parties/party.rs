@@ -69,13 +69,16 @@ fn msm<G: VariableBaseMSM>(
     what: &str,
 ) -> Result<G, Error> {
     if query.len() != z.len() {
-        return Err(Error::SessionMismatch(format!(
+        return Err(Error::InvalidInput(format!(
             "the proving key's {what} has {} entries for {} values",
             query.len(),
             z.len()
         )));
     }
-    Ok(G::msm_bigint(query, &bigints(z)))
+    let mut scalars = bigints(z);
+    let out = G::msm_bigint(query, &scalars);
+    scalars.zeroize();
+    Ok(out)
 }
 
 impl<E: Pairing> Party<E> {
@@ -94,6 +97,13 @@ impl<E: Pairing> Party<E> {
             return Err(Error::SessionMismatch(
                 "the key share and the joint public key are of different contexts".into(),
             ));
+        }
+        if request.parties != ctx.parties() {
+            return Err(Error::InvalidInput(format!(
+                "the request names {} parties, the key share's context {}",
+                request.parties,
+                ctx.parties()
+            )));
         }
         if index >= ctx.parties() {
             return Err(Error::InvalidInput(format!(
@@ -159,7 +169,10 @@ impl<E: Pairing> Party<E> {
                 .collect::<helib_rs::Result<_>>()?)
         };
         let (a, b) = (encrypt(&e.a)?, encrypt(&e.b)?);
-        drop(e);
+        let mut e = e;
+        for v in [&mut e.a, &mut e.b, &mut e.c] {
+            v.zeroize();
+        }
         let margin = self.request.decryption_margin_bits(self.pk.context());
         let r = product_operand(&self.pk, blinding.r, margin)?.to_bytes()?;
         let s = product_operand(&self.pk, blinding.s, margin)?.to_bytes()?;
@@ -214,6 +227,13 @@ impl<E: Pairing> Party<E> {
                 broadcast.h.len()
             )));
         }
+        // Sums made up as the identity would strip the blinding s_i A + r_i B from this
+        // party's share of C.
+        if broadcast.g1_a.is_zero() || broadcast.g1_b.is_zero() {
+            return Err(Error::InvalidInput(
+                "the broadcast's A or B is the identity, which no honest sum is".into(),
+            ));
+        }
         let smudge = self.request.smudge_bits;
         let start = Instant::now();
         let mut decryption_shares = Vec::with_capacity(count + 1);
@@ -235,17 +255,20 @@ impl<E: Pairing> Party<E> {
             .key
             .masked_decryption_share::<E::ScalarField>(&rs, smudge)?;
         decryption_shares.push(share.to_bytes()?);
-        let t = rs_mask.first().copied().unwrap_or_default();
+        let mut t = rs_mask.first().copied().unwrap_or_default();
         rs_mask.zeroize();
         let decrypt = start.elapsed();
         let start = Instant::now();
         let b = &state.blinding;
+        let mut h_scalars = bigints(&h);
         let g1_c: E::G1 = state.l_acc
-            + E::G1::msm_bigint(&proving_key.h_query, &bigints(&h))
+            + E::G1::msm_bigint(&proving_key.h_query, &h_scalars)
             + broadcast.g1_a.into_group() * b.s
             + broadcast.g1_b.into_group() * b.r
             - proving_key.delta_g1 * t;
         h.zeroize();
+        h_scalars.zeroize();
+        t.zeroize();
         let msm_time = start.elapsed();
         self.record(|r| {
             r.decrypt += decrypt;
@@ -258,12 +281,13 @@ impl<E: Pairing> Party<E> {
         })
     }
 
-    /// The proof from the coordinator's `broadcast` and every party's completion, assembled
-    /// by this party ([`assemble`](super::assemble): a party that assembles keeps the
-    /// parties' decryption shares from the coordinator).
+    /// The proof for `public_inputs` from the coordinator's `broadcast` and every party's
+    /// completion, assembled and verified by this party ([`assemble`](super::assemble): a
+    /// party that assembles keeps the parties' decryption shares from the coordinator).
     pub fn assemble(
         &self,
         proving_key: &ProvingKey<E>,
+        public_inputs: &[E::ScalarField],
         broadcast: &Broadcast<E>,
         completions: &[Completion<E>],
     ) -> Result<ark_groth16::Proof<E>, Error> {
@@ -271,6 +295,7 @@ impl<E: Pairing> Party<E> {
             &self.pk,
             self.map.as_ref(),
             proving_key,
+            public_inputs,
             broadcast,
             completions,
         )

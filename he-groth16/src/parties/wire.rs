@@ -26,10 +26,17 @@ impl Writer {
         self
     }
 
-    pub(crate) fn list(self, items: &[Vec<u8>]) -> Self {
-        items
+    /// A list of at most `max` byte strings, as [`Reader::list`] reads it.
+    pub(crate) fn list(self, items: &[Vec<u8>], max: usize) -> Result<Self, Error> {
+        if items.len() > max {
+            return Err(Error::InvalidInput(format!(
+                "{} entries in a list of at most {max}",
+                items.len()
+            )));
+        }
+        Ok(items
             .iter()
-            .fold(self.u32(items.len() as u32), |w, b| w.bytes(b))
+            .fold(self.u32(items.len() as u32), |w, b| w.bytes(b)))
     }
 
     pub(crate) fn point(mut self, p: &impl CanonicalSerialize) -> Result<Self, Error> {
@@ -118,9 +125,11 @@ mod tests {
     fn fields_read_back_and_bad_lengths_are_refused() {
         let bytes = Writer::new(b"TESTMSG1")
             .u32(7)
-            .list(&[vec![1, 2, 3], vec![]])
+            .list(&[vec![1, 2, 3], vec![]], 2)
+            .unwrap()
             .bytes(&[9; 5])
             .finish();
+        assert!(Writer::new(b"TESTMSG1").list(&[vec![], vec![]], 1).is_err());
         let mut r = Reader::new(&bytes, b"TESTMSG1", "test message").unwrap();
         assert_eq!(r.u32("n").unwrap(), 7);
         assert_eq!(r.list(2, "l").unwrap(), vec![vec![1, 2, 3], vec![]]);

@@ -140,6 +140,10 @@ MasterKeys MasterKeys::combine(const std::vector<const MasterKeys*>& shares) {
         if (ki.seed != identity.seed) throw Mismatch(who + " was drawn from another common string");
         if (!ki.derived || ki.levels != identity.levels || ki.b.size() != identity.b.size())
             throw Mismatch(who + " has another form");
+        // Checked here too: with no masters, the masters' sum checks nothing.
+        for (size_t j = 0; j < i; ++j)
+            if (same_rows(ki.b.front(), shares[j]->identity_.b.front()))
+                throw InvalidArgument(who + " repeats share " + std::to_string(j) + "'s");
         for (size_t d = 0; d < identity.b.size(); ++d) add_rows(ctx, rows, identity.b[d], ki.b[d]);
     }
     identity.log2_error = ctx.log2_error_norm();
