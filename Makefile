@@ -22,7 +22,9 @@
 #                     (COSNARK_ARGS="--parties 4 --constraints 30000 --json")
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
-#   make lint         clippy and rustdoc with warnings as errors (+ rustfmt --check if present)
+#   make lint         clippy and rustdoc with warnings as errors, rustfmt --check if present, and
+#                     the committed FFI declarations against bindgen's (installs libclang)
+#   make bindings     regenerate the FFI declarations after a change to helib_c.h
 #   make bench        criterion benchmarks
 #   make sanitize     the test suite on the engine built with ASan and UBSan (slow)
 #   make fuzz         fuzz the deserializers with libFuzzer (FUZZ_SECONDS=300; installs clang)
@@ -34,19 +36,19 @@ CARGO ?= cargo
 # CI builds exactly the committed dependency versions.
 LOCKED := $(if $(CI),--locked,)
 
-# What the C++ engine and bindgen need on Debian/Ubuntu.
-DEB_PACKAGES := build-essential g++ pkg-config libntl-dev libgmp-dev libclang-dev
+# What the C++ engine needs on Debian/Ubuntu (the FFI declarations are committed).
+DEB_PACKAGES := build-essential g++ pkg-config libntl-dev libgmp-dev
 # Root needs no sudo (CI containers often have none).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,31p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,33p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere. A package
 # installed for two architectures (the cross build's arm64 GMP) is found by its qualified name.
@@ -71,7 +73,7 @@ define install_missing
 endef
 
 deps:
-	$(call install_missing,$(DEB_PACKAGES),a C++17 compiler$(,) NTL$(,) GMP and libclang yourself (set NTL_DIR / GMP_DIR for non-standard prefixes))
+	$(call install_missing,$(DEB_PACKAGES),a C++17 compiler$(,) NTL and GMP yourself (set NTL_DIR / GMP_DIR for non-standard prefixes))
 	@command -v $(CARGO) >/dev/null 2>&1 || { \
 	    echo "deps: cargo not found. Install Rust (1.89 or newer) with rustup:"; \
 	    echo "      curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"; \
@@ -163,7 +165,19 @@ test: deps
 	# Keys derived from a seed, behind their (insecure, test-only) feature.
 	$(CARGO) test $(LOCKED) --release -p helib-rs --features insecure-deterministic-keys --test deterministic_keys
 
-lint: deps
+# bindgen, for regenerating the committed FFI declarations and checking them.
+bindgen-deps: deps
+	$(call install_missing,libclang-dev,libclang yourself (or set LIBCLANG_PATH))
+
+# Rewrites helib-bindings/src/generated/ from helib_c.h (after a change to the C API).
+bindings: bindgen-deps
+	HELIB_UPDATE_BINDINGS=1 $(CARGO) test $(LOCKED) --release -p helib-bindings --features bindgen --test bindings
+	HELIB_UPDATE_BINDINGS=1 $(CARGO) test $(LOCKED) --release -p helib-bindings --features bindgen$(,)insecure-deterministic-keys --test bindings
+
+lint: bindgen-deps
+	# The committed FFI declarations are what bindgen makes of helib_c.h.
+	$(CARGO) test $(LOCKED) --release -p helib-bindings --features bindgen --test bindings
+	$(CARGO) test $(LOCKED) --release -p helib-bindings --features bindgen$(,)insecure-deterministic-keys --test bindings
 	$(CARGO) clippy $(LOCKED) --workspace --all-targets -- -D warnings
 	$(CARGO) clippy $(LOCKED) -p helib-rs --all-targets --features insecure-deterministic-keys -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(LOCKED) --workspace --no-deps

@@ -1,4 +1,5 @@
-//! Builds the helib-fork C++ engine, links NTL and GMP, and generates the FFI declarations.
+//! Builds the helib-fork C++ engine and links NTL and GMP. The FFI declarations are committed
+//! (src/generated/); with the `bindgen` feature they are generated afresh from helib_c.h.
 //!
 //! Failures a user can fix (missing system packages) end the build with a message that names
 //! the Debian package and `make deps` instead of a compiler or linker error further down.
@@ -44,6 +45,7 @@ fn main() {
     let gmp = find_gmp();
 
     // Bindings first: a missing libclang is reported in seconds, not after the C++ build.
+    #[cfg(feature = "bindgen")]
     generate_bindings(&header);
     let sanitizers = sanitizers();
     compile_engine(&fork_src, &fork_include, &ntl, &gmp, &sanitizers);
@@ -258,6 +260,9 @@ fn find_gmp() -> SystemLib {
     ))
 }
 
+/// Generates the declarations into OUT_DIR, where lib.rs takes them with the `bindgen`
+/// feature, and names the file for the test that compares it with the committed one.
+#[cfg(feature = "bindgen")]
 fn generate_bindings(header: &Path) {
     let out_dir = PathBuf::from(env_or_die("OUT_DIR"));
     let builder = bindgen::Builder::default()
@@ -304,6 +309,7 @@ fn generate_bindings(header: &Path) {
     if let Err(e) = bindings.write_to_file(&out) {
         die(&format!("cannot write {}: {e}", out.display()));
     }
+    println!("cargo:rustc-env=HELIB_GENERATED_BINDINGS={}", out.display());
 }
 
 fn env_or_die(name: &str) -> String {
