@@ -25,6 +25,8 @@
 #   make lint         clippy and rustdoc with warnings as errors, rustfmt --check if present, and
 #                     the committed FFI declarations against bindgen's (installs libclang)
 #   make bindings     regenerate the FFI declarations after a change to helib_c.h
+#   make package      cargo package the four library crates, then build a crate against the
+#                     packages alone and run a verified FFT
 #   make bench        criterion benchmarks
 #   make sanitize     the test suite on the engine built with ASan and UBSan (slow)
 #   make fuzz         fuzz the deserializers with libFuzzer (FUZZ_SECONDS=300; installs clang)
@@ -43,12 +45,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings package bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,33p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,35p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere. A package
 # installed for two architectures (the cross build's arm64 GMP) is found by its qualified name.
@@ -186,6 +188,20 @@ lint: bindgen-deps
 	else \
 	    echo "lint: rustfmt not installed, skipping the format check"; \
 	fi
+
+# The four library crates as packages (cargo package, which builds each from its package),
+# then a crate outside the workspace that depends on the unpacked packages only runs a
+# verified FFT (.ci/package-check).
+PACKAGE_DIR := target/package-check
+package: deps
+	$(CARGO) package $(LOCKED) -p helib-bindings -p helib-rs -p he-fft -p he-groth16
+	rm -rf $(PACKAGE_DIR) && mkdir -p $(PACKAGE_DIR)/crates
+	for c in target/package/helib-bindings-0.1.0.crate target/package/helib-rs-0.1.0.crate \
+	    target/package/he-fft-0.1.0.crate target/package/he-groth16-0.1.0.crate; do \
+	    tar -xzf $$c -C $(PACKAGE_DIR)/crates || exit 1; done
+	cp -r .ci/package-check/src $(PACKAGE_DIR)/
+	sed 's|CRATES|$(CURDIR)/$(PACKAGE_DIR)/crates|' .ci/package-check/Cargo.toml.in > $(PACKAGE_DIR)/Cargo.toml
+	cd $(PACKAGE_DIR) && $(CARGO) run --release
 
 bench: deps
 	$(CARGO) bench $(LOCKED)

@@ -19,7 +19,8 @@ struct SystemLib {
 
 fn main() {
     let manifest_dir = PathBuf::from(env_or_die("CARGO_MANIFEST_DIR"));
-    let fork_dir = manifest_dir.join("..").join("helib-fork");
+    // A link to the repository's helib-fork/ (the package holds the files themselves).
+    let fork_dir = manifest_dir.join("helib-fork");
     let fork_src = fork_dir.join("src");
     let fork_include = fork_dir.join("include");
     let header = fork_include.join("helib_c.h");
@@ -35,8 +36,8 @@ fn main() {
 
     if !header.is_file() {
         die(&format!(
-            "the C API header {} is missing; helib-bindings must be built from the bigp-he \
-             repository, next to helib-fork/",
+            "the C API header {} is missing: helib-bindings/helib-fork must be the link to the \
+             repository's helib-fork/ (or, in a package, its copy)",
             header.display()
         ));
     }
