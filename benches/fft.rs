@@ -8,7 +8,11 @@
 //! n = 65536 unless `FOUR_STEP_BENCH_SIZES` says otherwise; `he_witness_map` Groth16's
 //! witness map through the plaintext ring's product (`he_fft::witness_map_for`: one
 //! ciphertext on N = 65536 up to n = 32768, four steps on the same ring from n = 65536) at
-//! n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise.
+//! n = 1024 unless `WITNESS_MAP_BENCH_SIZES` says otherwise. `plain` times the same
+//! computations in the clear with arkworks on one thread, at every size the encrypted groups
+//! use (`plain/fft/n`: `Radix2EvaluationDomain::fft`; `plain/witness_map/n`: the quotient as
+//! ark-groth16's `LibsnarkReduction` computes it), so criterion's reports (HTML under
+//! `target/criterion/`) show the overhead beside them.
 //!
 //!     cargo bench --bench fft                                  # n = 256, 512, 1024, 2048, 4096
 //!     FFT_BENCH_SIZES=8192,16384 cargo bench --bench fft       # other sizes
@@ -193,5 +197,43 @@ fn witness_map(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fft, two_stage, four_step, witness_map);
+/// The plain arkworks computations at every size the encrypted groups use.
+fn plain(c: &mut Criterion) {
+    let mut ffts: Vec<usize> = sizes();
+    ffts.extend(parse_sizes("TWO_STAGE_BENCH_SIZES").unwrap_or_else(|| vec![4096, 32768]));
+    ffts.extend(parse_sizes("FOUR_STEP_BENCH_SIZES").unwrap_or_else(|| vec![65536]));
+    ffts.sort_unstable();
+    ffts.dedup();
+    let maps = parse_sizes("WITNESS_MAP_BENCH_SIZES").unwrap_or_else(|| vec![1024]);
+    // One thread, as the encrypted groups' default.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    let mut group = c.benchmark_group("plain");
+    let mut rng = StdRng::seed_from_u64(7);
+    for n in ffts {
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
+        let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("fft", n), &n, |b, _| {
+            b.iter(|| pool.install(|| domain.fft(&x)))
+        });
+    }
+    for n in maps {
+        let [a, b]: [Vec<Fr>; 2] = [0, 1].map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect());
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("witness_map", n), &n, |bench, _| {
+            bench.iter(|| {
+                pool.install(|| {
+                    bigp_he::plain_quotient(&a, &b, &c, Fr::GENERATOR).expect("quotient")
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, plain, fft, two_stage, four_step, witness_map);
 criterion_main!(benches);
