@@ -34,7 +34,10 @@ constexpr uint32_t kCappedLevels = 7;
 constexpr uint64_t kP[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
 constexpr uint64_t kRotateLeft1 = 3;  // g = 3 rotates both slot rows by one
 
-enum Kind : uint8_t { kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kCoeffCtxt, kKeyShare, kDecryptionShare, kRelinShare, kKinds };
+enum Kind : uint8_t {
+    kContext, kSecKey, kPubKey, kGaloisKeys, kCtxt, kSeededCtxt, kMasterKeys, kEncryptionKey, kCoeffCtxt,
+    kKeyShare, kDecryptionShare, kRelinShare, kPubKeyShare, kGaloisKeyShare, kMasterKeyShare, kKinds
+};
 
 void must(helib_status s, const char* what) {
     if (s != HELIB_OK) {
@@ -81,6 +84,14 @@ struct Fixture {
     helib_pubkey* tpk = nullptr;
     helib_ctxt* tct = nullptr;
     helib_decryption_share* second = nullptr;
+    // The second party's public and Galois key shares, which a loaded first party's combine with.
+    helib_pubkey* pk_share1 = nullptr;
+    helib_galois_keys* gk_share1 = nullptr;
+    // A derivable context for two parties, the second party's master key shares, and a
+    // ciphertext under the joint key.
+    helib_context* dtctx = nullptr;
+    helib_master_keys* mk_share1 = nullptr;
+    helib_ctxt* dtct = nullptr;
     size_t coeffs_len = 0;  // N * plaintext limbs
     std::vector<std::vector<uint8_t>> seeds;
 
@@ -131,12 +142,41 @@ struct Fixture {
         }
         must(helib_pubkey_combine(&tpk, pk_share, 2), "joint public key");
         must(helib_ctxt_encrypt(&tct, tpk, coeffs.data(), info.ring_degree), "joint encrypt");
+        seeds.resize(kKinds);
+        seeds[kPubKeyShare] = bytes_of(helib_pubkey_serialize, pk_share[0]);
+        must(helib_pubkey_new(&pk_share1, share[1]), "public key share");
+        helib_galois_keys* gk_share0 = nullptr;
+        must(helib_galois_keys_new(&gk_share0, share[0], elements, 1), "Galois key share");
+        must(helib_galois_keys_new(&gk_share1, share[1], elements, 1), "Galois key share");
+        seeds[kGaloisKeyShare] = bytes_of(helib_galois_keys_serialize, gk_share0);
+        helib_galois_keys_free(gk_share0);
+
+        helib_context_params dtparams{kM, kP, 4, kBits, 2, 1, 1, 2};
+        must(helib_context_new(&dtctx, &dtparams), "derivable shared-key context");
+        helib_seckey* dshare[2] = {nullptr, nullptr};
+        helib_pubkey* dpk_share[2] = {nullptr, nullptr};
+        helib_master_keys* dmk_share0 = nullptr;
+        for (int i = 0; i < 2; ++i) {
+            must(helib_seckey_new_share(&dshare[i], dtctx, crs), "derivable key share");
+            must(helib_pubkey_new(&dpk_share[i], dshare[i]), "derivable public key share");
+        }
+        must(helib_master_keys_new(&dmk_share0, dshare[0], elements, 2), "master key share");
+        must(helib_master_keys_new(&mk_share1, dshare[1], elements, 2), "master key share");
+        seeds[kMasterKeyShare] = bytes_of(helib_master_keys_serialize, dmk_share0);
+        helib_pubkey* dtpk = nullptr;
+        must(helib_pubkey_combine(&dtpk, dpk_share, 2), "derivable joint public key");
+        must(helib_ctxt_encrypt(&dtct, dtpk, coeffs.data(), info.ring_degree), "derivable joint encrypt");
+        helib_pubkey_free(dtpk);
+        helib_master_keys_free(dmk_share0);
+        for (int i = 0; i < 2; ++i) {
+            helib_pubkey_free(dpk_share[i]);
+            helib_seckey_free(dshare[i]);
+        }
         helib_decryption_share* first = nullptr;
         must(helib_decryption_share_new(&first, share[0], tct, 0, 40, nullptr, 0), "decryption share");
         must(helib_decryption_share_new(&second, share[1], tct, 0, 40, nullptr, 0), "decryption share");
         for (helib_pubkey* p : pk_share) helib_pubkey_free(p);
 
-        seeds.resize(kKinds);
         seeds[kKeyShare] = bytes_of(helib_seckey_serialize, share[0]);
         seeds[kDecryptionShare] = bytes_of(helib_decryption_share_serialize, first);
         helib_decryption_share_free(first);
@@ -393,6 +433,71 @@ void run_one(const uint8_t* input, size_t size) {
                 helib_relin_secret_free(u);
             }
             helib_relin_share_free(r);
+            break;
+        }
+        case kPubKeyShare: {
+            // A party's public key share combines with the other party's, or is refused.
+            helib_pubkey* p = nullptr;
+            const helib_status s = helib_pubkey_deserialize_share(&p, f.tctx, data, len);
+            if (s != HELIB_OK) {
+                expect_refusal(s, "public key share");
+                break;
+            }
+            helib_pubkey* joint = nullptr;
+            const helib_pubkey* both[2] = {p, f.pk_share1};
+            const helib_status cs = helib_pubkey_combine(&joint, both, 2);
+            if (cs == HELIB_OK) {
+                const uint64_t one[4] = {1, 0, 0, 0};
+                helib_ctxt* c = nullptr;
+                expect_usable(helib_ctxt_encrypt(&c, joint, one, 1), "encrypt with a combined key");
+                helib_ctxt_free(c);
+            } else if (cs != HELIB_ERR_INVALID_ARGUMENT) {
+                expect_usable(cs, "combine a loaded public key share");
+            }
+            helib_pubkey_free(joint);
+            helib_pubkey_free(p);
+            break;
+        }
+        case kGaloisKeyShare:
+        case kMasterKeyShare: {
+            // Shares of Galois or master keys combine with the other party's into keys that
+            // rotate a ciphertext under the joint key, or are refused.
+            const bool master = input[0] % kKinds == kMasterKeyShare;
+            helib_galois_keys* gk = nullptr;
+            helib_galois_keys* combined = nullptr;
+            helib_master_keys* mk = nullptr;
+            helib_master_keys* joint_mk = nullptr;
+            helib_status s;
+            if (master) {
+                s = helib_master_keys_deserialize_share(&mk, f.dtctx, data, len);
+            } else {
+                s = helib_galois_keys_deserialize_share(&gk, f.tctx, data, len);
+            }
+            if (s != HELIB_OK) {
+                expect_refusal(s, master ? "master key share" : "Galois key share");
+                break;
+            }
+            helib_status cs;
+            if (master) {
+                const helib_master_keys* both[2] = {mk, f.mk_share1};
+                cs = helib_master_keys_combine(&joint_mk, both, 2);
+                if (cs == HELIB_OK) cs = helib_master_keys_compose(&combined, joint_mk, nullptr, 1, kRotateLeft1);
+            } else {
+                const helib_galois_keys* both[2] = {gk, f.gk_share1};
+                cs = helib_galois_keys_combine(&combined, both, 2);
+            }
+            if (cs == HELIB_OK) {
+                helib_ctxt* c = nullptr;
+                must(helib_ctxt_clone(&c, master ? f.dtct : f.tct), "clone");
+                expect_usable(helib_ctxt_apply_galois(c, kRotateLeft1, combined), "rotate with combined keys");
+                helib_ctxt_free(c);
+            } else if (cs != HELIB_ERR_INVALID_ARGUMENT && cs != HELIB_ERR_MISSING_KEY) {
+                expect_usable(cs, "combine loaded key shares");
+            }
+            helib_galois_keys_free(combined);
+            helib_master_keys_free(joint_mk);
+            helib_master_keys_free(mk);
+            helib_galois_keys_free(gk);
             break;
         }
         case kCtxt:
