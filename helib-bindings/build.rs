@@ -261,23 +261,47 @@ fn find_gmp() -> SystemLib {
     ))
 }
 
+/// The insecure feature's one extra function, declared apart from the rest.
+#[cfg(feature = "bindgen")]
+const INSECURE_KEYS_FUNCTION: &str = "helib_seckey_new_insecure_deterministic";
+
 /// Generates the declarations into OUT_DIR, where lib.rs takes them with the `bindgen`
-/// feature, and names the file for the test that compares it with the committed one.
+/// feature: `helib_c.rs` for the whole API, and for the insecure feature
+/// `helib_c_insecure_keys.rs` with its one extra function (beside, not instead of, the rest).
+/// Names both directory for the test that compares them with the committed ones.
 #[cfg(feature = "bindgen")]
 fn generate_bindings(header: &Path) {
     let out_dir = PathBuf::from(env_or_die("OUT_DIR"));
-    let builder = bindgen::Builder::default()
+    let base = bindgen::Builder::default()
         .header(header.to_string_lossy())
-        .allowlist_function("helib_.*")
-        .allowlist_type("helib_.*")
-        .allowlist_var("HELIB_.*")
         // helib_status is int32_t, so the status macros should compare without casts.
         .default_macro_constant_type(bindgen::MacroTypeVariation::Signed)
         // The header documents its API in plain /* */ comments; carry them into rustdoc.
         .clang_arg("-fparse-all-comments")
-        .clang_args(deterministic_keys().then_some("-DHELIB_INSECURE_DETERMINISTIC_KEYS"))
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()));
+    let api = base
+        .clone()
+        .allowlist_function("helib_.*")
+        .allowlist_type("helib_.*")
+        .allowlist_var("HELIB_.*");
+    write_bindings(api, header, &out_dir.join("helib_c.rs"));
+    if deterministic_keys() {
+        // The function alone: the types it names come from helib_c.rs.
+        let extra = base
+            .clang_arg("-DHELIB_INSECURE_DETERMINISTIC_KEYS")
+            .allowlist_function(INSECURE_KEYS_FUNCTION)
+            .allowlist_recursively(false);
+        write_bindings(extra, header, &out_dir.join("helib_c_insecure_keys.rs"));
+    }
+    println!(
+        "cargo:rustc-env=HELIB_GENERATED_BINDINGS={}",
+        out_dir.display()
+    );
+}
 
+/// Runs `builder` and writes what it generates to `out`.
+#[cfg(feature = "bindgen")]
+fn write_bindings(builder: bindgen::Builder, header: &Path, out: &Path) {
     // bindgen panics (rather than returning an error) when it cannot load libclang; turn that
     // into a message that says which package to install.
     let previous_hook = std::panic::take_hook();
@@ -301,16 +325,14 @@ fn generate_bindings(header: &Path) {
                 .unwrap_or("unknown failure");
             die(&format!(
                 "bindgen failed ({detail}).\n  This usually means libclang is missing: install \
-                 it with `make deps` (Debian package: libclang-dev), or set LIBCLANG_PATH to the \
-                 directory holding libclang.so."
+                 it with `make bindgen-deps` (Debian package: libclang-dev), or set LIBCLANG_PATH \
+                 to the directory holding libclang.so."
             ))
         }
     };
-    let out = out_dir.join("helib_c.rs");
-    if let Err(e) = bindings.write_to_file(&out) {
+    if let Err(e) = bindings.write_to_file(out) {
         die(&format!("cannot write {}: {e}", out.display()));
     }
-    println!("cargo:rustc-env=HELIB_GENERATED_BINDINGS={}", out.display());
 }
 
 fn env_or_die(name: &str) -> String {
