@@ -28,6 +28,10 @@
 #   make package      cargo package the four library crates, then build a crate against the
 #                     packages alone and run a verified FFT
 #   make bench        criterion benchmarks
+#   make plots        draw docs/figures/*.svg (time and overhead by size, per route) from the
+#                     measured runs in docs/figures/runs.jsonl
+#   make plot-data    measure those runs anew (fft and groth16 --json, 2^10 to 2^20, about
+#                     11 minutes, 12 GB peak; FIGURE_MAX_LOG2=16 stops earlier), then make plots
 #   make sanitize     the test suite on the engine built with ASan and UBSan (slow)
 #   make fuzz         fuzz the deserializers with libFuzzer (FUZZ_SECONDS=300; installs clang)
 #   make deps         only install the missing system packages (Debian/Ubuntu)
@@ -45,12 +49,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings package bench sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings package bench plots plot-data sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,35p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,39p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere. A package
 # installed for two architectures (the cross build's arm64 GMP) is found by its qualified name.
@@ -203,6 +207,18 @@ package: deps
 
 bench: deps
 	$(CARGO) bench $(LOCKED)
+
+# The figures are drawn from committed runs, so they change only when the runs do (a test
+# checks that the committed SVG files are what these runs draw).
+plots: deps
+	$(CARGO) run $(LOCKED) --release -p figures -- --runs docs/figures/runs.jsonl --out docs/figures
+
+# Measured into target/ first, so that a run stopped half-way leaves the committed runs alone.
+plot-data: deps
+	rm -f target/figures/runs.jsonl
+	figures/measure.sh target/figures/runs.jsonl
+	cp target/figures/runs.jsonl docs/figures/runs.jsonl
+	$(MAKE) plots
 
 # The engine built with AddressSanitizer and UndefinedBehaviorSanitizer (gcc), driven by the
 # Rust tests (SANITIZE_TESTS: cargo's selection, the whole workspace by default); any finding
