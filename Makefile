@@ -20,6 +20,10 @@
 #   make cosnark      a Groth16 proof by 3 parties sharing the witness and the key, each its own
 #                     process, the witness map on a fresh he-server on loopback, verified
 #                     (COSNARK_ARGS="--parties 4 --constraints 30000 --json")
+#   make circom       circomlib circuits (Poseidon, MiMC, Pedersen, SHA-256 of one and two blocks)
+#                     compiled by circom, keys from snarkjs, proofs with the witness map on
+#                     ciphertexts, each checked by snarkjs groth16 verify (installs Node.js,
+#                     npm packages under target/circom; CIRCOM_CIRCUITS="poseidon_hash")
 #   make run          the same as make fft
 #   make test         install missing system packages, then run the whole test suite
 #   make lint         clippy and rustdoc with warnings as errors, rustfmt --check if present, and
@@ -49,12 +53,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # A comma inside a $(call) argument.
 , := ,
 
-.PHONY: all deps fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings package bench plots plot-data sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
+.PHONY: all deps node-deps circom fft arithmetic groth16 aggregate peers mpi-deps fft-mpi test-mpi serve load-test cosnark run test lint bindgen-deps bindings package bench plots plot-data sanitize fuzz clean help cross-deps cross-aarch64 cross-test-aarch64
 
 all: test
 
 help:
-	@sed -n '3,39p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,43p' Makefile | sed 's/^# \{0,1\}//'
 
 # Installs the missing Debian packages among $(1), or says what to install elsewhere. A package
 # installed for two architectures (the cross build's arm64 GMP) is found by its qualified name.
@@ -160,6 +164,20 @@ cosnark: deps
 	pid=$$!; trap 'kill $$pid 2>/dev/null || true' EXIT; \
 	target/release/examples/cosnark --server http://$(COSNARK_LISTEN) \
 	    --token-file $(COSNARK_DIR)/token $(COSNARK_ARGS)
+
+# Node.js and npm for circom2 and snarkjs (any installed node is kept).
+node-deps: deps
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	    echo "deps: node and npm present"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: installing nodejs npm"; \
+	    $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; \
+	else \
+	    echo "deps: install Node.js (18 or newer) and npm yourself"; exit 1; \
+	fi
+
+circom: node-deps
+	examples/circom/run.sh
 
 run: fft
 

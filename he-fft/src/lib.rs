@@ -108,6 +108,7 @@ pub use params::{witness_map_ciphertext_bits, witness_map_context, FFT_RING_DEGR
 pub use transform::{
     required_keys, DelegatingTransform, EncryptedTransform, Progress, TransformInfo,
 };
+pub use witness_map::circom::circom_quotient;
 pub use witness_map::client_assisted::ClientAssistedWitnessMap;
 pub use witness_map::four_step::FourStepWitnessMap;
 pub use witness_map::one_ciphertext::WitnessMap;

@@ -41,6 +41,15 @@ pub enum Error {
         /// What is wrong with its message.
         reason: String,
     },
+    /// A circom or snarkjs file (`.r1cs`, `.wtns`, `.zkey`) that cannot be read, is
+    /// malformed, or does not match the others ([`circom`](crate::circom)).
+    #[error("{file}: {reason}")]
+    File {
+        /// The file, as the caller named it.
+        file: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// he-fft's errors as they are, except that helib-rs's own stay [`Error::Engine`], whichever

@@ -15,7 +15,7 @@ pub struct Evaluations<F> {
     pub a: Vec<F>,
     /// `<B_j, z>`, then zeros.
     pub b: Vec<F>,
-    /// `<C_j, z>`, then zeros.
+    /// `<C_j, z>`, then zeros ([`circom`](Self::circom): `a_i b_i`).
     pub c: Vec<F>,
 }
 
@@ -51,7 +51,49 @@ impl<F: PrimeField> Evaluations<F> {
                 matrices.len()
             )));
         };
-        for (name, m) in [("A", ma), ("B", mb), ("C", mc)] {
+        Self::build(
+            [ma, mb],
+            Some(mc),
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        )
+    }
+
+    /// The evaluations as circom's quotient takes them (ark-circom's `CircomReduction`,
+    /// snarkjs): `a` and `b` as [`new`](Self::new) lays them out, and `c_i = a_i b_i`, which
+    /// is `<C_j, z>` when the constraints hold. `matrices` is `[A, B]` (a snarkjs proving key
+    /// carries no `C`) or `[A, B, C]` (`C` unused).
+    pub fn circom(
+        matrices: &[Matrix<F>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Self, Error> {
+        let (ma, mb) = match matrices {
+            [ma, mb] | [ma, mb, _] => (ma, mb),
+            _ => {
+                return Err(Error::InvalidInput(format!(
+                    "circom's quotient takes the matrices A and B (and C, unused), got {}",
+                    matrices.len()
+                )))
+            }
+        };
+        Self::build([ma, mb], None, num_inputs, num_constraints, full_assignment)
+    }
+
+    /// `a`, `b`, and `c` from `mc`, or as the products `a_i b_i` without it.
+    fn build(
+        [ma, mb]: [&Matrix<F>; 2],
+        mc: Option<&Matrix<F>>,
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Self, Error> {
+        for (name, m) in [("A", ma), ("B", mb)]
+            .into_iter()
+            .chain(mc.map(|m| ("C", m)))
+        {
             if m.len() != num_constraints {
                 return Err(Error::InvalidInput(format!(
                     "matrix {name} has {} rows for {num_constraints} constraints",
@@ -88,11 +130,12 @@ impl<F: PrimeField> Evaluations<F> {
         let mut a = eval(ma)?;
         a[num_constraints..num_constraints + num_inputs]
             .copy_from_slice(&full_assignment[..num_inputs]);
-        Ok(Evaluations {
-            a,
-            b: eval(mb)?,
-            c: eval(mc)?,
-        })
+        let b = eval(mb)?;
+        let c = match mc {
+            Some(mc) => eval(mc)?,
+            None => a.iter().zip(&b).map(|(x, y)| *x * y).collect(),
+        };
+        Ok(Evaluations { a, b, c })
     }
 
     /// The domain size `n`.

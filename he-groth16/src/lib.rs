@@ -7,7 +7,11 @@
 //!   `Groth16::<E, EncryptedReduction>::prove` proves as usual with the witness map
 //!   outsourced, within an [`Outsourcing`] session entered on the proving thread;
 //! - [`Outsourcing::witness_map`] is the same computation as a direct call, from the R1CS
-//!   matrices and the full assignment.
+//!   matrices and the full assignment;
+//! - [`EncryptedCircomReduction`] and [`Outsourcing::circom_witness_map`] give the quotient in
+//!   circom's form, for snarkjs's proving keys: [`circom`] reads circom circuits, witnesses
+//!   and `.zkey` files and writes proofs that `snarkjs groth16 verify` accepts;
+//! - [`parties`]: `k` parties holding shares of the witness prove together.
 //!
 //! The owner keeps the secret key, encrypts the evaluations `a` and `b` of `A` and `B` on the
 //! domain, and checks the decrypted `h` in `O(n)` ([`he_fft::check::quotient`]) before the
@@ -24,6 +28,7 @@
 //! the owner's encryption then also runs a size-`n/32768` inverse FFT down the columns). The
 //! client-assisted route serves `n <= N/2`.
 
+pub mod circom;
 mod circuit;
 mod error;
 mod evaluations;
@@ -33,6 +38,7 @@ mod reduction;
 mod server;
 mod session;
 
+pub use circom::{CircomReduction, EncryptedCircomReduction};
 pub use circuit::CubicChain;
 pub use error::Error;
 pub use evaluations::Evaluations;

@@ -65,31 +65,8 @@ impl R1CSToQAP for EncryptedReduction {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>, SynthesisError> {
-        let result = with_session::<F, _>(|session: &Outsourcing<F>| {
-            // The prover's domain type must put its points where ours are.
-            let domain = D::new(num_constraints + num_inputs).ok_or_else(|| {
-                Error::InvalidInput("no evaluation domain for this many rows".into())
-            })?;
-            let ours = ark_poly::Radix2EvaluationDomain::<F>::new(domain.size());
-            if ours.map(|d| (d.size(), d.group_gen())) != Some((domain.size(), domain.group_gen()))
-            {
-                return Err(Error::SessionMismatch(
-                    "the prover's evaluation domain is not the radix-2 subgroup".into(),
-                ));
-            }
+        in_session::<F, D>(num_constraints, num_inputs, |session| {
             session.witness_map(matrices, num_inputs, num_constraints, full_assignment)
-        });
-        result.map_err(|e| {
-            let code = match &e {
-                Error::NoSession | Error::InvalidInput(_) => SynthesisError::AssignmentMissing,
-                Error::SessionMismatch(_) => SynthesisError::PolynomialDegreeTooLarge,
-                Error::Rejected(_) => SynthesisError::Unsatisfiable,
-                Error::Engine(_) | Error::Transform(_) | Error::Server(_) | Error::Party { .. } => {
-                    SynthesisError::AssignmentMissing
-                }
-            };
-            set_last_error(e);
-            code
         })
     }
 
@@ -101,4 +78,41 @@ impl R1CSToQAP for EncryptedReduction {
     ) -> Result<Vec<F>, SynthesisError> {
         LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
     }
+}
+
+/// Runs `witness_map` in the session entered on this thread, once the prover's domain type is
+/// known to put its points where the session's are; an error becomes the `SynthesisError`
+/// ark-groth16 passes on, and [`last_error`](crate::last_error) keeps the whole story.
+pub(crate) fn in_session<F: PrimeField, D: EvaluationDomain<F>>(
+    num_constraints: usize,
+    num_inputs: usize,
+    witness_map: impl FnOnce(&Outsourcing<F>) -> Result<Vec<F>, Error>,
+) -> Result<Vec<F>, SynthesisError> {
+    let result = with_session::<F, _>(|session: &Outsourcing<F>| {
+        let rows = num_constraints.checked_add(num_inputs);
+        let domain = rows
+            .and_then(D::new)
+            .ok_or_else(|| Error::InvalidInput("no evaluation domain for this many rows".into()))?;
+        let ours = ark_poly::Radix2EvaluationDomain::<F>::new(domain.size());
+        if ours.map(|d| (d.size(), d.group_gen())) != Some((domain.size(), domain.group_gen())) {
+            return Err(Error::SessionMismatch(
+                "the prover's evaluation domain is not the radix-2 subgroup".into(),
+            ));
+        }
+        witness_map(session)
+    });
+    result.map_err(|e| {
+        let code = match &e {
+            Error::NoSession | Error::InvalidInput(_) | Error::File { .. } => {
+                SynthesisError::AssignmentMissing
+            }
+            Error::SessionMismatch(_) => SynthesisError::PolynomialDegreeTooLarge,
+            Error::Rejected(_) => SynthesisError::Unsatisfiable,
+            Error::Engine(_) | Error::Transform(_) | Error::Server(_) | Error::Party { .. } => {
+                SynthesisError::AssignmentMissing
+            }
+        };
+        set_last_error(e);
+        code
+    })
 }

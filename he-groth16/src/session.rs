@@ -47,6 +47,9 @@ pub struct Report {
     pub decrypt: Duration,
     /// The owner's `O(n)` check of `h`.
     pub check: Duration,
+    /// The owner's work after the check: circom's coset evaluation
+    /// ([`Outsourcing::circom_witness_map`]); zero for ark-groth16's form.
+    pub finish: Duration,
     /// Ciphertext bytes sent to the server.
     pub upload_bytes: u64,
     /// Ciphertext bytes received.
@@ -286,8 +289,48 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             )));
         }
         let e = Evaluations::new(matrices, num_inputs, num_constraints, full_assignment)?;
+        self.quotient(&e)
+    }
+
+    /// circom's form of the quotient for the same arguments, equal to ark-circom's
+    /// `CircomReduction::witness_map_from_matrices`: what a snarkjs proving key (`.zkey`)
+    /// expects. `matrices` is `[A, B]` or `[A, B, C]` (`C` unused; see
+    /// [`Evaluations::circom`]).
+    ///
+    /// The server's work is [`witness_map`](Self::witness_map)'s, on the same keys; after the
+    /// check, the owner turns `h` into the values of `A B - C` on the coset of the `2n`-th
+    /// roots of unity ([`he_fft::circom_quotient`]: one FFT of size `n` in the clear, counted
+    /// in [`Report::finish`]).
+    pub fn circom_witness_map(
+        &self,
+        matrices: &[Matrix<F>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Vec<F>, Error> {
+        let n = Evaluations::<F>::domain_size(num_constraints, num_inputs)?;
+        if n != self.domain_size() {
+            return Err(Error::SessionMismatch(format!(
+                "the circuit's domain has {n} points, the session's keys are for {}",
+                self.domain_size()
+            )));
+        }
+        let e = Evaluations::circom(matrices, num_inputs, num_constraints, full_assignment)?;
+        let h = self.quotient(&e)?;
         let t = Instant::now();
-        let (a, b) = self.encrypt(&e)?;
+        let domain = Radix2EvaluationDomain::<F>::new(n)
+            .ok_or_else(|| Error::InvalidInput(format!("no domain of size {n}")))?;
+        let values = he_fft::circom_quotient(&domain, &h)?;
+        if let Ok(mut r) = self.report.lock() {
+            r.finish += t.elapsed();
+        }
+        Ok(values)
+    }
+
+    /// `h` for evaluations on `H`: encrypted, sent, computed, decrypted and checked.
+    fn quotient(&self, e: &Evaluations<F>) -> Result<Vec<F>, Error> {
+        let t = Instant::now();
+        let (a, b) = self.encrypt(e)?;
         let encrypt = t.elapsed();
         let t = Instant::now();
         let h_bytes = self.server.witness_map(&a, &b)?;
@@ -299,7 +342,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             r.upload_bytes += a.iter().chain(&b).map(|x| x.len() as u64).sum::<u64>();
             r.download_bytes += h_bytes.iter().map(|x| x.len() as u64).sum::<u64>();
         }
-        self.decrypt_and_check(&e, &h_bytes)
+        self.decrypt_and_check(e, &h_bytes)
     }
 
     /// The owner's first half of [`witness_map`](Self::witness_map): `a` and `b` encrypted

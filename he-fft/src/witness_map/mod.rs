@@ -2,6 +2,7 @@
 //! [`witness_map_for`], the server-only route for a domain size, and the routes (one
 //! ciphertext, four steps, client-assisted).
 
+pub(crate) mod circom;
 pub(crate) mod client_assisted;
 pub(crate) mod component_products;
 pub(crate) mod four_step;
