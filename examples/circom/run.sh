@@ -58,9 +58,12 @@ for c in $circuits; do
     dir=$work/$c
     mkdir -p "$dir"
     echo "circom: $c: compile, setup, witness"
-    # circom2 (WebAssembly) reads include paths relative to where it runs.
+    # circom2 (WebAssembly) reads include paths relative to where it runs. The keys are made
+    # again only when the circuit or the powers of tau changed.
+    mkdir -p "$dir/build"
     (cd "$work" && npx --no-install circom2 "$repo/examples/circom/$c.circom" --r1cs --wasm \
-        -o "$dir" -l node_modules >/dev/null)
+        -o "$dir/build" -l node_modules >/dev/null)
+    cmp -s "$dir/build/$c.r1cs" "$dir/$c.r1cs" || cp "$dir/build/$c.r1cs" "$dir/$c.r1cs"
     if [ ! -f "$dir/$c.zkey" ] || [ "$dir/$c.r1cs" -nt "$dir/$c.zkey" ] || [ "$ptau" -nt "$dir/$c.zkey" ]; then
         sj groth16 setup "$dir/$c.r1cs" "$ptau" "$dir/${c}_0.zkey" >/dev/null
         sj zkey contribute "$dir/${c}_0.zkey" "$dir/$c.zkey" --name=bigp-he \
@@ -68,7 +71,7 @@ for c in $circuits; do
         rm -f "$dir/${c}_0.zkey"
     fi
     sj zkey export verificationkey "$dir/$c.zkey" "$dir/verification_key.json" >/dev/null
-    sj wtns calculate "$dir/${c}_js/$c.wasm" "$repo/examples/circom/$c.json" "$dir/$c.wtns" >/dev/null
+    sj wtns calculate "$dir/build/${c}_js/$c.wasm" "$repo/examples/circom/$c.json" "$dir/$c.wtns" >/dev/null
     echo "circom: $c: prove with the witness map on ciphertexts, verify with snarkjs"
     set +e
     # shellcheck disable=SC2086

@@ -281,13 +281,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>, Error> {
-        let n = Evaluations::<F>::domain_size(num_constraints, num_inputs)?;
-        if n != self.domain_size() {
-            return Err(Error::SessionMismatch(format!(
-                "the circuit's domain has {n} points, the session's keys are for {}",
-                self.domain_size()
-            )));
-        }
+        self.check_domain(num_constraints, num_inputs)?;
         let e = Evaluations::new(matrices, num_inputs, num_constraints, full_assignment)?;
         self.quotient(&e)
     }
@@ -308,13 +302,7 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>, Error> {
-        let n = Evaluations::<F>::domain_size(num_constraints, num_inputs)?;
-        if n != self.domain_size() {
-            return Err(Error::SessionMismatch(format!(
-                "the circuit's domain has {n} points, the session's keys are for {}",
-                self.domain_size()
-            )));
-        }
+        let n = self.check_domain(num_constraints, num_inputs)?;
         let e = Evaluations::circom(matrices, num_inputs, num_constraints, full_assignment)?;
         let h = self.quotient(&e)?;
         let t = Instant::now();
@@ -325,6 +313,18 @@ impl<F: FftField + PrimeField> Outsourcing<F> {
             r.finish += t.elapsed();
         }
         Ok(values)
+    }
+
+    /// The circuit's domain size, when it is the one the session's keys are for.
+    fn check_domain(&self, num_constraints: usize, num_inputs: usize) -> Result<usize, Error> {
+        let n = Evaluations::<F>::domain_size(num_constraints, num_inputs)?;
+        if n != self.domain_size() {
+            return Err(Error::SessionMismatch(format!(
+                "the circuit's domain has {n} points, the session's keys are for {}",
+                self.domain_size()
+            )));
+        }
+        Ok(n)
     }
 
     /// `h` for evaluations on `H`: encrypted, sent, computed, decrypted and checked.
