@@ -20,7 +20,9 @@
 //! (`libsnark_server_s`). `--json` prints one object as the last line: `circuit`,
 //! `constraints`, `domain_size`, `server_s`, `plain_witness_map_s`, `upload_bytes`,
 //! `download_bytes`, `verified_ark`, `verified_snarkjs` and more. Exit status 0 when every
-//! check passed, 1 when one failed, 2 on bad input. `make circom` runs it on circomlib
+//! check passed; 1 when the quotient, ark-groth16 or snarkjs disagreed (no proof is written
+//! when the first two do); 2 on bad input or a failure on the way, a result the owner's
+//! check rejected included. `make circom` runs it on circomlib
 //! circuits of growing size.
 
 use std::path::{Path, PathBuf};
@@ -209,17 +211,22 @@ fn run(args: &Args) -> Result<bool, BoxError> {
 
     let public = witness.public_inputs(zkey.num_public)?;
     let verified_ark = Groth16::<Bn254>::verify(&vk, public, &proof)?;
-    proof_file.commit(snarkjs::proof_to_json(&proof).as_bytes())?;
-    public_file.commit(snarkjs::public_to_json(public).as_bytes())?;
-
-    let verified_snarkjs = match &args.snarkjs {
-        Some(script) => Some(snarkjs_verify(
-            script,
-            args.verification_key.as_deref(),
-            &vk,
-            &args.out,
-        )?),
-        None => None,
+    // A proof that failed here is not written (an older proof.json stays as it was, and
+    // snarkjs is not asked about it).
+    let verified_snarkjs = if verified_ark && same_quotient {
+        proof_file.commit(snarkjs::proof_to_json(&proof).as_bytes())?;
+        public_file.commit(snarkjs::public_to_json(public).as_bytes())?;
+        match &args.snarkjs {
+            Some(script) => Some(snarkjs_verify(
+                script,
+                args.verification_key.as_deref(),
+                &vk,
+                &args.out,
+            )?),
+            None => None,
+        }
+    } else {
+        None
     };
 
     say(format!("proof: {:.2} s, of which the server's witness map {:.2} s (encrypt {:.2} s, decrypt and check {:.3} s, circom's coset step {:.3} s)",
@@ -244,11 +251,13 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         "verified with the zkey's verifying key (ark-groth16): {}",
         if verified_ark { "yes" } else { "NO" }
     ));
-    say(format!(
-        "wrote {} and {}",
-        out("proof.json"),
-        out("public.json")
-    ));
+    if verified_ark && same_quotient {
+        say(format!(
+            "wrote {} and {}",
+            out("proof.json"),
+            out("public.json")
+        ));
+    }
     if let Some(ok) = verified_snarkjs {
         say(format!(
             "snarkjs groth16 verify: {}",

@@ -5,15 +5,18 @@
 # set took about 11 minutes and 11.9 GB at its peak (the witness map at 2^20) on two cores;
 # FIGURE_MAX_LOG2 (default 20) stops earlier.
 set -euo pipefail
+# The output path as the caller meant it, before moving to the repository's root.
+out=$(realpath -m "${1:-$(dirname "${BASH_SOURCE[0]}")/../docs/figures/runs.jsonl}")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-out=${1:-docs/figures/runs.jsonl}
 max_log2=${FIGURE_MAX_LOG2:-20}
 mkdir -p "$(dirname "$out")"
 cargo build --locked --release --example fft --example groth16
 bin=target/release/examples
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+# The CPU's name, kept to characters that need no escaping in JSON.
+cpu=$( (lscpu 2>/dev/null || true) | sed -n 's/^Model name: *//p' | head -1 | tr -cd 'A-Za-z0-9 ._()@+-')
+cpu=${cpu:-unknown}
 ifma=$(grep -qw avx512ifma /proc/cpuinfo && echo true || echo false)
 
 # One run: the example's last line (its JSON) wrapped with what was run and where.

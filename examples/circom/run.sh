@@ -66,8 +66,10 @@ for c in $circuits; do
     cmp -s "$dir/build/$c.r1cs" "$dir/$c.r1cs" || cp "$dir/build/$c.r1cs" "$dir/$c.r1cs"
     if [ ! -f "$dir/$c.zkey" ] || [ "$dir/$c.r1cs" -nt "$dir/$c.zkey" ] || [ "$ptau" -nt "$dir/$c.zkey" ]; then
         sj groth16 setup "$dir/$c.r1cs" "$ptau" "$dir/${c}_0.zkey" >/dev/null
-        sj zkey contribute "$dir/${c}_0.zkey" "$dir/$c.zkey" --name=bigp-he \
+        # Into place only when whole, so that an interrupted run leaves no key to reuse.
+        sj zkey contribute "$dir/${c}_0.zkey" "$dir/$c.zkey.partial" --name=bigp-he \
             -e="$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >/dev/null
+        mv "$dir/$c.zkey.partial" "$dir/$c.zkey"
         rm -f "$dir/${c}_0.zkey"
     fi
     sj zkey export verificationkey "$dir/$c.zkey" "$dir/verification_key.json" >/dev/null
@@ -80,10 +82,14 @@ for c in $circuits; do
         --snarkjs "$snarkjs" --out "$dir" --name "$c" --json ${CIRCOM_ARGS:-} | tail -n 1)
     rc=$?
     set -e
-    [ "$rc" -eq 0 ] || status=1
-    echo "$line"
-    echo "$line" >>"$work/results.jsonl"
-    # snarkjs's own word on the proof this run wrote.
-    sj groth16 verify "$dir/verification_key.json" "$dir/public.json" "$dir/proof.json" | tail -n 1
+    [ -n "$line" ] && echo "$line" && echo "$line" >>"$work/results.jsonl"
+    if [ "$rc" -eq 0 ]; then
+        # snarkjs's own word on the proof this run wrote.
+        sj groth16 verify "$dir/verification_key.json" "$dir/public.json" "$dir/proof.json" \
+            | tail -n 1 || status=1
+    else
+        echo "circom: $c: failed (exit status $rc)" >&2
+        status=1
+    fi
 done
 exit "$status"

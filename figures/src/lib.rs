@@ -41,6 +41,14 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// Runs from several machines or thread counts, which one figure cannot compare.
+    #[error("{}runs from more than one machine or thread count: {machines}", file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
+    Mixed {
+        /// The file, once known.
+        file: Option<PathBuf>,
+        /// Their descriptions.
+        machines: String,
+    },
     /// No run to draw.
     #[error("{}no runs to draw", file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
     Empty {
@@ -68,6 +76,10 @@ impl Error {
             },
             Error::Empty { .. } => Error::Empty {
                 file: Some(path.into()),
+            },
+            Error::Mixed { machines, .. } => Error::Mixed {
+                file: Some(path.into()),
+                machines,
             },
             other => other,
         }

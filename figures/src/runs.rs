@@ -102,7 +102,7 @@ impl Series {
 pub struct Runs {
     /// By computation, then route name.
     pub series: Vec<Series>,
-    /// The distinct `cpu (AVX-512 IFMA or not), threads` descriptions, sorted.
+    /// The `cpu (AVX-512 IFMA or not), threads` description (runs from several are refused).
     pub machines: Vec<String>,
     /// The distinct commits, sorted.
     pub commits: Vec<String>,
@@ -240,6 +240,14 @@ impl Runs {
         }
         // Routes in the order they take over as the size grows.
         series.sort_by_key(|s| (s.computation, s.points[0].size, s.route.clone()));
+        // One figure, one setting: medians over runs on other machines or thread counts
+        // would compare nothing.
+        if machines.len() > 1 {
+            return Err(Error::Mixed {
+                file: None,
+                machines: machines.join("; "),
+            });
+        }
         machines.sort();
         commits.sort();
         Ok(Runs {

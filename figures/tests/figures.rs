@@ -93,6 +93,14 @@ fn runs_the_figures_must_not_draw_are_refused_by_line() {
         }
     }
     assert!(matches!(Runs::parse("\n\n"), Err(Error::Empty { .. })));
+    let elsewhere = good.replace("Test CPU", "Other CPU");
+    let mixed = Runs::parse(&format!("{good}\n{elsewhere}")).unwrap_err();
+    assert!(
+        mixed.to_string().contains("more than one machine"),
+        "{mixed}"
+    );
+    let threads = good.replace("\"threads\":2", "\"threads\":1");
+    assert!(Runs::parse(&format!("{good}\n{threads}")).is_err());
     let inverse = good.replace("\"inverse\":false", "\"inverse\":true");
     assert_eq!(
         Runs::parse(&format!("{good}\n{inverse}")).unwrap().skipped,

@@ -124,8 +124,18 @@ fn proofs_in_circoms_convention_verify_and_equal_the_clear_prover() {
             &mut StdRng::seed_from_u64(99),
         )
         .unwrap();
+        assert_eq!(libsnark_pk.vk, circom_pk.vk);
         assert_eq!(libsnark_pk.a_query, circom_pk.a_query);
-        assert_ne!(libsnark_pk.h_query, circom_pk.h_query);
+        assert_eq!(libsnark_pk.b_g1_query, circom_pk.b_g1_query);
+        assert_eq!(libsnark_pk.b_g2_query, circom_pk.b_g2_query);
+        assert_eq!(libsnark_pk.l_query, circom_pk.l_query);
+        // n - 1 powers of tau times Z(tau) against n odd Lagrange polynomials of 2n points.
+        let n = circuit.domain_size();
+        assert_eq!(
+            (libsnark_pk.h_query.len(), circom_pk.h_query.len()),
+            (n - 1, n)
+        );
+        assert_ne!(libsnark_pk.h_query[0], circom_pk.h_query[0]);
 
         let session = session(circuit.domain_size());
         let encrypted = {

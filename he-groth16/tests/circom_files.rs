@@ -236,10 +236,32 @@ fn truncated_and_mutated_files_are_errors_not_panics() {
             let (file, _) = file_error(read(&bytes[..len]).unwrap_err());
             assert_eq!(file, name);
         }
-        // Mutations in the heads and counts: each an error or a file that still parses.
-        for _ in 0..300 {
+        // A byte after the last section.
+        let mut longer = bytes.clone();
+        longer.push(0);
+        let (_, reason) = file_error(read(&longer).unwrap_err());
+        assert!(reason.contains("after its end"), "{reason}");
+        // Mutations in the first bytes and in every section's head (type and length): each
+        // an error or a file that still parses, never a panic.
+        let mut heads = Vec::new();
+        let mut at = 12;
+        while at + 12 <= bytes.len() {
+            heads.extend(at..at + 12);
+            let len = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap()) as usize;
+            at += 12 + len;
+        }
+        assert!(
+            heads.len() >= 24,
+            "{name}: {} section heads",
+            heads.len() / 12
+        );
+        for round in 0..600 {
             let mut b = bytes.clone();
-            let at = (u64::rand(&mut rng) as usize) % b.len().min(4096);
+            let at = if round % 2 == 0 {
+                (u64::rand(&mut rng) as usize) % b.len().min(4096)
+            } else {
+                heads[(u64::rand(&mut rng) as usize) % heads.len()]
+            };
             b[at] ^= 1 << (u8::rand(&mut rng) % 8);
             let _ = read(&b);
         }
@@ -270,6 +292,16 @@ fn snarkjs_json_that_is_not_a_proof_is_refused() {
         assert_eq!(file, "p.json");
         assert!(reason.contains(expect), "{expect}: {reason}");
     }
-    let e = snarkjs::public_from_json("pub.json", "[\"-1\"]").unwrap_err();
-    assert!(e.to_string().contains("pub.json"), "{e}");
+    for loose in ["-1", "+5", "05", "1_0", "", " 7"] {
+        let e = snarkjs::public_from_json("pub.json", &format!("[\"{loose}\"]")).unwrap_err();
+        assert!(e.to_string().contains("pub.json"), "{loose:?}: {e}");
+    }
+    assert_eq!(
+        snarkjs::public_from_json("pub.json", "[\"0\", \"17\"]").unwrap(),
+        [Fr::from(0u64), Fr::from(17u64)]
+    );
+    // The identity only as (0, 1, 0).
+    let a_identity = good.replacen("\"1\"\n ]", "\"0\"\n ]", 1);
+    let (_, reason) = file_error(snarkjs::proof_from_json("p.json", &a_identity).unwrap_err());
+    assert!(reason.contains("z = 0"), "{reason}");
 }

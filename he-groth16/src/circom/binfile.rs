@@ -80,6 +80,7 @@ impl<'a> Sections<'a> {
                 })?;
             sections.push((kind, r.take(len)?));
         }
+        r.finish()?;
         Ok(Sections { file, sections })
     }
 

@@ -108,7 +108,7 @@ impl<F: PrimeField> CircomR1cs<F> {
 
     /// Constraints, the public inputs' not counted.
     pub fn num_constraints(&self) -> usize {
-        self.matrices[0].len()
+        self.matrices.first().map_or(0, Vec::len)
     }
 
     /// Instance values of the proof: the constant 1 and the public wires.

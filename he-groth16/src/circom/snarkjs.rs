@@ -109,7 +109,14 @@ impl Json<'_> {
         v: &Value,
         what: &str,
     ) -> Result<F, Error> {
+        // Digits only, no leading zero: what snarkjs writes, and nothing looser.
+        let decimal = |s: &&str| {
+            !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && (s.len() == 1 || !s.starts_with('0'))
+        };
         v.as_str()
+            .filter(decimal)
             .and_then(|s| BigInt::<4>::from_str(s).ok())
             .and_then(F::from_bigint)
             .ok_or_else(|| {
@@ -135,6 +142,10 @@ impl Json<'_> {
             self.element(&c[2], what)?,
         );
         if z == Fq::from(0u64) {
+            // snarkjs writes the identity as (0, 1, 0) and nothing else.
+            if (x, y) != (Fq::from(0u64), Fq::from(1u64)) {
+                return Err(bad(self.file, format!("{what}: z = 0 but not (0, 1, 0)")));
+            }
             return Ok(G1Affine::zero());
         }
         if z != Fq::from(1u64) {
@@ -166,6 +177,12 @@ impl Json<'_> {
             self.fq2(&c[2], what)?,
         );
         if z == Fq2::from(0u64) {
+            if (x, y) != (Fq2::from(0u64), Fq2::from(1u64)) {
+                return Err(bad(
+                    self.file,
+                    format!("{what}: z = 0 but not the identity"),
+                ));
+            }
             return Ok(G2Affine::zero());
         }
         if z != Fq2::from(1u64) {
@@ -227,8 +244,11 @@ pub fn verifying_key_from_json(file: &str, text: &str) -> Result<VerifyingKey<Bn
     let ic = field("IC")?
         .as_array()
         .ok_or_else(|| bad(file, "IC: not a list"))?;
-    if let Some(n) = v.get("nPublic").and_then(Value::as_u64) {
-        if ic.len() as u64 != n + 1 {
+    if let Some(n) = v.get("nPublic") {
+        let n = n
+            .as_u64()
+            .ok_or_else(|| bad(file, format!("nPublic {n}: not a count")))?;
+        if ic.len() as u64 != n.saturating_add(1) {
             return Err(bad(
                 file,
                 format!("{} IC points for {n} public inputs", ic.len()),

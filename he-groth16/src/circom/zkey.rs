@@ -247,6 +247,8 @@ impl Zkey {
         let num_constraints = last_row
             .checked_sub(num_public)
             .ok_or_else(|| r.bad(format!("no rows for the {} public inputs", num_public + 1)))?;
+        // `last_row < domain_size`, which the H points' section (read before) holds a point
+        // for each of: the rows allocated here are bounded by the file's size.
         let mut matrices = vec![vec![Vec::new(); last_row + 1]; 2];
         for (matrix, row, wire, value) in entries {
             matrices[matrix][row].push((value, wire));
@@ -276,8 +278,9 @@ impl Zkey {
         Ok((num_constraints, matrices))
     }
 
-    /// Checks that `circuit` is the one this key was made for: the same wires, public
-    /// wires and constraints, and the same `A` and `B` row by row. An error names both files.
+    /// Checks that `circuit` fits this key: the same wires, public wires and constraints,
+    /// and the same `A` and `B` row by row (a key carries no `C`; a circuit that differs in
+    /// `C` alone passes, and its proofs do not verify). An error names both files.
     pub fn check_circuit(&self, circuit: &CircomR1cs<Fr>) -> Result<(), Error> {
         let mismatch = |what: String| {
             bad(
@@ -297,7 +300,10 @@ impl Zkey {
             )));
         }
         for (m, name) in [(0, "A"), (1, "B")] {
-            let mut rows = self.matrices[m].iter().zip(&circuit.matrices[m]);
+            let (Some(ours), Some(theirs)) = (self.matrices.get(m), circuit.matrices.get(m)) else {
+                return Err(mismatch(format!("no matrix {name}")));
+            };
+            let mut rows = ours.iter().zip(theirs);
             if let Some(j) = rows.position(|(k, c)| !same_row(k, c)) {
                 return Err(mismatch(format!("row {j} of {name} differs")));
             }
