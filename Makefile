@@ -213,7 +213,13 @@ lint: bindgen-deps
 # then a crate outside the workspace that depends on the unpacked packages only runs a
 # verified FFT (.ci/package-check).
 PACKAGE_DIR := target/package-check
+# cargo verifies each package against the others through a registry in target/package, and
+# keeps what it unpacks from there under CARGO_HOME by that registry's path and the crates'
+# names and versions: a second run from the same path would build the first run's sources.
+# Those unpacked copies of these four crates go first.
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 package: deps
+	rm -rf $(foreach c,helib-bindings helib-rs he-fft he-groth16,$(CARGO_HOME_DIR)/registry/src/-*/$(c)-0.1.0)
 	$(CARGO) package $(LOCKED) -p helib-bindings -p helib-rs -p he-fft -p he-groth16
 	rm -rf $(PACKAGE_DIR) && mkdir -p $(PACKAGE_DIR)/crates
 	for c in target/package/helib-bindings-0.1.0.crate target/package/helib-rs-0.1.0.crate \
