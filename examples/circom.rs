@@ -168,7 +168,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
     say(job::parameters_line(&setup.context, args.job.small));
 
     // The proof, with the witness map on ciphertexts; r and s from the OS.
-    let mut rng = StdRng::from_seed(os_random()?);
+    let mut rng = StdRng::from_seed(job::os_random()?);
     let (r, s) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
     let t = Instant::now();
     let proof = {
@@ -323,11 +323,4 @@ fn snarkjs_verify(
         .map_err(|e| format!("cannot run node {}: {e}", script.display()))?;
     let said = String::from_utf8_lossy(&output.stdout);
     Ok(output.status.success() && said.contains("OK"))
-}
-
-/// Bytes from the OS's random source.
-fn os_random<const N: usize>() -> Result<[u8; N], BoxError> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| format!("the OS random source failed: {e}"))?;
-    Ok(bytes)
 }

@@ -219,7 +219,7 @@ fn run(args: &Args) -> Result<bool, BoxError> {
         CubicChain::<Fr>::with_constraints(args.constraints, &mut StdRng::seed_from_u64(seed));
     let n = circuit.domain_size();
     // The setup's toxic waste and the proof's r and s are secrets: from the OS, never the seed.
-    let mut rng = StdRng::from_seed(os_random()?);
+    let mut rng = StdRng::from_seed(job::os_random()?);
 
     // The circuit's keys (the trusted setup, not part of proving).
     let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng)?;
@@ -442,7 +442,7 @@ mod files {
             } => {
                 let seed = match seed {
                     Some(seed) => *seed,
-                    None => u64::from_le_bytes(super::os_random()?),
+                    None => u64::from_le_bytes(bigp_he::job::os_random()?),
                 };
                 let report =
                     groth16_files::owner(dir, *constraints, *small, seed, (*shape).into())?;
@@ -513,11 +513,4 @@ mod files {
             }
         }
     }
-}
-
-/// 32 (or 8) bytes from the OS's random source, for secrets the seed must not decide.
-fn os_random<const N: usize>() -> Result<[u8; N], BoxError> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| format!("the OS random source failed: {e}"))?;
-    Ok(bytes)
 }

@@ -245,9 +245,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, BoxError> {
         WitnessMapRoute::ServerOnly,
     )?);
     // The proof's r and s: fresh from the OS, never derived from the stored seed.
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| format!("the OS random source failed: {e}"))?;
-    let mut rng = StdRng::from_seed(seed);
+    let mut rng = StdRng::from_seed(crate::job::os_random()?);
     let start = std::time::Instant::now();
     let proved = {
         let _guard = session.enter();

@@ -50,6 +50,14 @@ pub fn main<A: Sync>(
     }
 }
 
+/// Bytes from the OS's random source, for what a job must never derive from a printed seed
+/// (a setup's toxic waste, a proof's `r` and `s`).
+pub fn os_random<const N: usize>() -> Result<[u8; N], BoxError> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|e| format!("the OS random source failed: {e}"))?;
+    Ok(bytes)
+}
+
 /// Refuses a vector size no route takes (not a power of two, or above
 /// [`he_fft::MAX_FFT_SIZE`]) before anything of that size is built.
 pub fn check_size(n: usize) -> Result<(), String> {

@@ -68,14 +68,19 @@ pub struct Zkey {
     pub matrices: Vec<Matrix<Fr>>,
 }
 
+/// The next 32 little-endian bytes as an integer below `modulus` (`what` for errors).
+fn below(r: &mut Reader, modulus: BigInt<4>, what: &str) -> Result<BigInt<4>, Error> {
+    let limbs = BigInt::<4>::deserialize_uncompressed(r.take(N8)?)
+        .map_err(|_| r.bad(format!("a malformed {what}")))?;
+    if limbs >= modulus {
+        return Err(r.bad(format!("a {what} is not below its prime")));
+    }
+    Ok(limbs)
+}
+
 /// A base-field element as snarkjs writes it: Montgomery form, little-endian.
 fn fq(r: &mut Reader) -> Result<Fq, Error> {
-    let limbs = BigInt::<4>::deserialize_uncompressed(r.take(N8)?)
-        .map_err(|_| r.bad("a malformed field element"))?;
-    if limbs >= Fq::MODULUS {
-        return Err(r.bad("a coordinate is not below BN254's base prime"));
-    }
-    Ok(Fq::new_unchecked(limbs))
+    Ok(Fq::new_unchecked(below(r, Fq::MODULUS, "coordinate")?))
 }
 
 /// A G1 point (`x`, `y`; both zero for the identity), checked on the curve.
@@ -127,11 +132,7 @@ fn points<P>(
 /// A matrix coefficient as snarkjs writes it: the value times `R^2` (Montgomery's `R`),
 /// little-endian.
 fn coefficient(r: &mut Reader) -> Result<Fr, Error> {
-    let limbs = BigInt::<4>::deserialize_uncompressed(r.take(N8)?)
-        .map_err(|_| r.bad("a malformed coefficient"))?;
-    if limbs >= Fr::MODULUS {
-        return Err(r.bad("a coefficient is not below BN254's scalar prime"));
-    }
+    let limbs = below(r, Fr::MODULUS, "coefficient")?;
     // Read as Montgomery form once, the integer is the value times R; once more, the value.
     Ok(Fr::new_unchecked(Fr::new_unchecked(limbs).into_bigint()))
 }
