@@ -68,9 +68,18 @@ pub fn witness_map_ciphertext_bits<F: PrimeField>(ring_degree: usize, n: usize) 
 }
 
 pub(crate) fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
+    row_map_bits(ring_degree, p_bits, n, 3)
+}
+
+/// Ciphertext-modulus bits for a witness map of size `n` whose server runs `stages`
+/// plaintext-matrix stages (3, or 2 where the owner applies the first) and the product: the
+/// first stage on fresh inputs as a one-level transform, then each later stage and the
+/// product, whose operands are switched down to the floor first, as the second stage of
+/// [`two_stage_bits`].
+pub(crate) fn row_map_bits(ring_degree: usize, p_bits: u32, n: usize, stages: u32) -> u32 {
     let log_n_ring = ring_degree.max(2).ilog2();
     let stage = p_bits.saturating_add(log_n_ring.div_ceil(2) + n.max(2).ilog2() + 10);
-    one_level_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(3))
+    one_level_bits(ring_degree, p_bits, n).saturating_add(stage.saturating_mul(stages))
 }
 
 /// A >= 128-bit secure context for the server-only witness map of size `n`
@@ -92,8 +101,8 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
             "a witness map's domain size must be a power of two of at least 2, got {n}"
         )));
     }
-    // Past half a ring the four-step route keeps the row map's four levels, so the smallest
-    // ring serves every size up to MAX_COMPONENTS rows of N/2.
+    // Past half a ring the four-step route needs no more levels than one ciphertext does, so
+    // the smallest ring serves every size up to MAX_COMPONENTS rows of N/2.
     let ring = n
         .saturating_mul(2)
         .div_ceil(MAX_COMPONENTS)
@@ -109,14 +118,14 @@ pub fn witness_map_context<F: PrimeField>(n: usize) -> Result<Context> {
 }
 
 /// Ciphertext-modulus bits for a [`FourStepWitnessMap`](crate::FourStepWitnessMap) of size
-/// `n`: the row map's ([`witness_map_ciphertext_bits`] at `R = N/2`), and the growth of the
-/// products' transforms across the `c = n / R` components: the forward transforms' sums of
-/// `c` terms on both factors and the inverse transform's sum of `2c` products, `3 log2(c) + 1`
-/// bits.
+/// `n`: the row map's at `R = N/2` (its last two stages and the product: the owner applies the
+/// first), and the growth of the products' transforms across the `c = n / R` components: the
+/// forward transforms' sums of `c` terms on both factors and the inverse transform's sum of
+/// `2c` products, `3 log2(c) + 1` bits.
 pub(crate) fn four_step_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
     let row = (ring_degree / 2).max(2);
     let log_c = (n / row).max(2).ilog2();
-    one_ciphertext_witness_map_bits(ring_degree, p_bits, row).saturating_add(3 * log_c + 1)
+    row_map_bits(ring_degree, p_bits, row, 2).saturating_add(3 * log_c + 1)
 }
 
 /// Ciphertext-modulus bits for a [`ClientAssistedWitnessMap`](crate::ClientAssistedWitnessMap):

@@ -225,3 +225,49 @@ fn errors() {
     let e = small.apply_with(Some(&gk), &four, &|_, _| {}).unwrap_err();
     assert!(matches!(e, Error::WrongLength { .. }), "{e}");
 }
+
+/// The owner applies the row map's first stage while encoding: each uploaded ciphertext holds
+/// that stage's output on one component (checked against the stage's definition), the server
+/// runs two stages and the product (three levels), and the modulus is a stage smaller than
+/// the one-ciphertext map's at the row size.
+#[test]
+fn the_owner_applies_the_first_stage() {
+    let k = map_keys();
+    let n = 2 * N;
+    let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+    let rows = map.row_map();
+    assert!(rows.owner_applies_first_stage());
+    assert_eq!(rows.stages().len(), 2);
+    assert_eq!(map.info().levels, 3);
+    let row = map.row_len();
+    assert!(
+        FourStepWitnessMap::<Fr>::ciphertext_bits(N, n) + 250
+            < WitnessMap::<Fr>::ciphertext_bits(N, row)
+    );
+    assert!(!WitnessMap::<Fr>::new(&k.ctx, row, &FftOptions::default())
+        .unwrap()
+        .owner_applies_first_stage());
+
+    let a = random_vector(n, 11);
+    let x = map.encrypt(&k.pk, &a).unwrap();
+    let values = map.component_values(&a).unwrap();
+    let (n1, n2) = rows.split();
+    // Stage 1 writes its output n1 slots on where stage 2's diagonals need it (2 n1 < R).
+    assert!(2 * n1 < row);
+    let w_inv = Radix2EvaluationDomain::<Fr>::new(row)
+        .unwrap()
+        .group_gen_inv();
+    let layout = rows.stages()[0].0.input_layout();
+    for (ct, v) in x.iter().zip(&values) {
+        let got: Vec<Fr> = layout
+            .decrypt(&k.ctx, &k.sk, std::slice::from_ref(ct))
+            .unwrap();
+        for t in 0..row {
+            let (j1, i) = (t % n1, t / n1);
+            let expected: Fr = (0..n2)
+                .map(|j2| w_inv.pow([(i * (j1 + n1 * j2)) as u64]) * v[j1 + n1 * j2])
+                .sum();
+            assert_eq!(got[(t + n1) % row], expected, "slot {t}");
+        }
+    }
+}

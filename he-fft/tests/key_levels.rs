@@ -108,7 +108,11 @@ fn fft_with_keys_for_its_levels(k: &Keys, route: Route, n: usize) {
 
 #[test]
 fn witness_maps_with_keys_for_their_levels() {
-    let k = toy_keys(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N));
+    // Room for both: the four-step map has one level fewer than the one-ciphertext map.
+    let k = toy_keys(
+        FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N)
+            .max(WitnessMap::<Fr>::ciphertext_bits(N, N / 4)),
+    );
     let maps: Vec<Box<dyn EncryptedWitnessMap<Fr>>> = vec![
         Box::new(WitnessMap::<Fr>::new(&k.ctx, N / 4, &FftOptions::default()).unwrap()),
         Box::new(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * N, &FftOptions::default()).unwrap()),

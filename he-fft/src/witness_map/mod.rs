@@ -8,6 +8,7 @@ pub(crate) mod component_products;
 pub(crate) mod four_step;
 pub(crate) mod matrices;
 pub(crate) mod one_ciphertext;
+pub(crate) mod owner_stage;
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::Context;
@@ -34,9 +35,10 @@ use crate::{
 /// use helib_rs::{Context, GaloisKeys, PubKey, SecKey};
 ///
 /// # fn main() -> Result<(), he_fft::Error> {
+/// // Toy size, insecure; room for both sizes (the four-step map needs one level fewer).
+/// let bits = [8, 1024].map(|n| he_fft::witness_map_ciphertext_bits::<Fr>(1024, n));
 /// let ctx = Context::builder().ring_degree(1024).plaintext_field::<Fr>()
-///     .ciphertext_bits(he_fft::witness_map_ciphertext_bits::<Fr>(1024, 1024))
-///     .allow_insecure(true).build()?; // toy size, insecure
+///     .ciphertext_bits(bits[0].max(bits[1])).allow_insecure(true).build()?;
 /// for n in [8, 1024] { // one ciphertext, then two components of 512 (a ciphertext each)
 ///     let map = witness_map_for::<Fr>(&ctx, n, &FftOptions::default())?;
 ///     let sk = SecKey::generate(&ctx)?;

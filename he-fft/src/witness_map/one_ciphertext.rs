@@ -13,6 +13,7 @@ use crate::fft::matrices::subgroup;
 use crate::transform::single;
 use crate::transform::{required_keys, TransformInfo};
 use crate::witness_map::matrices::{points_pow, slot_points, stage_matrices};
+use crate::witness_map::owner_stage::OwnerStage;
 use crate::{
     EncodedTransform, EncryptedTransform, FftOptions, PlanOptions, Progress, TransformPlan,
 };
@@ -103,18 +104,25 @@ pub struct WitnessMap<F: FftField + PrimeField> {
     /// 2 when `a` and `b` share one ciphertext (halves of a vector of `2n`), 1 when each has
     /// its own.
     copies: usize,
-    stages: [(TransformPlan, EncodedTransform<F>); 3],
+    /// The stages the server runs: all three, or the last two where the owner applies the
+    /// first ([`owner_stage`](Self::owner_stage)).
+    stages: Vec<(TransformPlan, EncodedTransform<F>)>,
+    /// The first stage, in the clear inside [`encode`](EncryptedTransform::encode), where the
+    /// owner applies it.
+    owner_stage: Option<OwnerStage<F>>,
 }
 
 impl<F: FftField + PrimeField> WitnessMap<F> {
-    /// The three stages, for the levels their keys serve.
+    /// The server's stages, for the levels their keys serve.
     pub(crate) fn key_stages(&self) -> Vec<KeyStage> {
         let mut stages: Vec<KeyStage> = self.stages.iter().map(|(p, _)| KeyStage::of(p)).collect();
         if self.is_packed() {
             // The row swap joins a and b before the first stage (which swaps rows too), the
             // rotation by n separates A from B after the last.
             stages[0].steps = stages[0].steps.clone().row_swap();
-            stages[2].steps = stages[2].steps.clone().step(self.n as i64);
+            if let Some(last) = stages.last_mut() {
+                last.steps = last.steps.clone().step(self.n as i64);
+            }
         }
         stages
     }
@@ -152,14 +160,14 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
                 ctx.ring_degree() / 4
             )));
         }
-        Self::build(ctx, n, options, 2)
+        Self::build(ctx, n, options, 2, false)
     }
 
     /// The map in which `a` and `b` each run the stages in a ciphertext of their own (on half
     /// the pool each, where the caller did not choose the chains): what [`new`](Self::new)
     /// builds below `n = 8` and from `N/8` on.
     pub fn unpacked(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
-        Self::for_inputs_at_once(ctx, n, options, 2)
+        Self::for_inputs_at_once(ctx, n, options, 2, false)
     }
 
     /// Whether `a` and `b` share one ciphertext through the stages.
@@ -172,23 +180,39 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// the chains, each input's stages get an equal share of the pool: two inputs on two
     /// threads then run one thread each, with one hoisted decomposition per stage and no
     /// chain-joining rotations: as fast as splitting the pool (n = 4096, two threads, runs
-    /// alternating: 5.0-5.8 s warm either way) with two Galois keys fewer.
+    /// alternating: 5.0-5.8 s warm either way) with two Galois keys fewer. With
+    /// `owner_first_stage`, [`encode`](EncryptedTransform::encode) applies the first stage in
+    /// the clear and the server runs the other two.
     pub(crate) fn for_inputs_at_once(
         ctx: &Context,
         n: usize,
         options: &FftOptions,
         inputs: usize,
+        owner_first_stage: bool,
     ) -> Result<Self> {
         let mut options = options.clone();
         if options.plan.chains.is_none() {
             options.plan.chains = Some((rayon::current_num_threads() / inputs.max(1)).max(1));
         }
-        Self::build(ctx, n, &options, 1)
+        Self::build(ctx, n, &options, 1, owner_first_stage)
     }
 
-    /// The stages on vectors of `copies * n` slots: `a` alone (1), or `a` then `b` (2).
-    fn build(ctx: &Context, n: usize, options: &FftOptions, copies: usize) -> Result<Self> {
+    /// The stages on vectors of `copies * n` slots: `a` alone (1), or `a` then `b` (2); the
+    /// first by the owner, in the clear, where `owner_first_stage` (one copy only: the packed
+    /// map joins `a` and `b` before it).
+    fn build(
+        ctx: &Context,
+        n: usize,
+        options: &FftOptions,
+        copies: usize,
+        owner_first_stage: bool,
+    ) -> Result<Self> {
         check_size(ctx, n)?;
+        if owner_first_stage && copies != 1 {
+            return Err(Error::Internal(
+                "the owner's first stage takes a and b in ciphertexts of their own".into(),
+            ));
+        }
         let dim = copies * n;
         let domain = subgroup::<F>(n)?;
         let n1 = 1 << n.ilog2().div_ceil(2);
@@ -258,12 +282,6 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         } else {
             capped(first_per_row)
         };
-        let p1 = TransformPlan::with_diagonals(ctx, dim, strided, &first, Rows::Shared)?;
-        if p1.output_layout().is_half_rotated() {
-            return Err(Error::Internal(
-                "the witness map's first stage must leave identical rows".into(),
-            ));
-        }
         let p2 = TransformPlan::with_diagonals(
             ctx,
             dim,
@@ -285,15 +303,30 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
             Rows::PerRow,
         )?;
         let [m1, m2, m3] = stage_matrices(&domain, n1, copies, shift, &points, &q)?;
-        let e1 = EncodedTransform::new(ctx, &p1, m1, options.cache)?;
+        let mut stages = Vec::with_capacity(3);
+        let owner_stage = if owner_first_stage {
+            Some(OwnerStage::new(&domain, n1, shift)?)
+        } else {
+            let p1 = TransformPlan::with_diagonals(ctx, dim, strided, &first, Rows::Shared)?;
+            if p1.output_layout() != p2.input_layout() {
+                return Err(Error::Internal(
+                    "the witness map's first stage must leave the layout the second takes".into(),
+                ));
+            }
+            let e1 = EncodedTransform::new(ctx, &p1, m1, options.cache)?;
+            stages.push((p1, e1));
+            None
+        };
         let e2 = EncodedTransform::new(ctx, &p2, m2, options.cache)?;
         let e3 = EncodedTransform::new(ctx, &p3, m3, options.cache)?;
+        stages.extend([(p2, e2), (p3, e3)]);
         Ok(WitnessMap {
             ctx: ctx.clone(),
             n,
             n1,
             copies,
-            stages: [(p1, e1), (p2, e2), (p3, e3)],
+            stages,
+            owner_stage,
         })
     }
 
@@ -302,10 +335,16 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         (self.n1, self.n / self.n1)
     }
 
-    /// The three stages' plans and encoded matrices, in execution order (each runs on `a`
-    /// and on `b`).
-    pub fn stages(&self) -> [(&TransformPlan, &EncodedTransform<F>); 3] {
-        [0, 1, 2].map(|i| (&self.stages[i].0, &self.stages[i].1))
+    /// The plans and encoded matrices of the stages the server runs, in execution order (each
+    /// runs on `a` and on `b`): all three, or the last two where the owner applies the first
+    /// (the row map of a [`FourStepWitnessMap`](crate::FourStepWitnessMap)).
+    pub fn stages(&self) -> Vec<(&TransformPlan, &EncodedTransform<F>)> {
+        self.stages.iter().map(|(p, e)| (p, e)).collect()
+    }
+
+    /// Whether [`encode`](EncryptedTransform::encode) applies the first stage in the clear.
+    pub fn owner_applies_first_stage(&self) -> bool {
+        self.owner_stage.is_some()
     }
 
     /// Rotations one [`apply`](EncryptedTransform::apply) performs (both inputs; packed, the
@@ -358,7 +397,8 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     /// The domain size `n` is the length of `a`, `b` and of the result `h`; four levels: three
-    /// plaintext products and one ciphertext product.
+    /// plaintext products and one ciphertext product (three where the owner applies the
+    /// first stage).
     fn info(&self) -> TransformInfo {
         TransformInfo {
             name: "the witness map",
@@ -367,10 +407,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
             num_inputs: 2,
             input_ciphertexts: 1,
             output_ciphertexts: 1,
-            levels: 4,
-            ciphertext_bits: crate::witness_map_ciphertext_bits::<F>(
+            levels: self.stages.len() as u32 + 1,
+            ciphertext_bits: crate::params::row_map_bits(
                 self.ctx.ring_degree(),
+                self.ctx.plaintext_bits(),
                 self.n,
+                self.stages.len() as u32,
             ),
             context_helper: "witness_map_context",
             progress_total: self.total_steps(),
@@ -388,9 +430,14 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     fn galois_steps(&self) -> GaloisSteps {
         staged_galois_steps(&self.ctx, &self.key_stages())
     }
-    /// `a` or `b` (exactly `n` values, the evaluations on `H` in natural order).
+    /// `a` or `b` (exactly `n` values, the evaluations on `H` in natural order), through the
+    /// first stage where the owner applies it.
     fn encode(&self, x: &[F]) -> Result<Vec<Vec<F>>> {
         let x = self.input_vector(x)?;
+        let x = match &self.owner_stage {
+            Some(stage) => stage.apply(&x)?.into(),
+            None => x,
+        };
         let (plan, encoded) = &self.stages[0];
         plan.input_layout().encode_with(encoded.encoder(), &x)
     }
