@@ -67,8 +67,10 @@ pub fn witness_map_ciphertext_bits<F: PrimeField>(ring_degree: usize, n: usize) 
     one_ciphertext_witness_map_bits(ring_degree, p_bits, n)
 }
 
+/// The one-ciphertext map of size `n` as [`WitnessMap::new`](crate::WitnessMap::new) builds it:
+/// two server stages (the owner applies the first) and the product.
 pub(crate) fn one_ciphertext_witness_map_bits(ring_degree: usize, p_bits: u32, n: usize) -> u32 {
-    row_map_bits(ring_degree, p_bits, n, 3)
+    row_map_bits(ring_degree, p_bits, n, 2)
 }
 
 /// Ciphertext-modulus bits for a witness map of size `n` whose server runs `stages`

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 mod common;
 use common::{evaluations, random_r1cs, random_vector, toy_keys, Keys, N};
 
-/// Keys with room for the four levels and the products' sums at `n = 2N`.
+/// Keys with room for the three levels and the products' sums at `n = 2N`.
 fn map_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| toy_keys(he_fft::FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N)))
@@ -229,7 +229,7 @@ fn errors() {
 /// The owner applies the row map's first stage while encoding: each uploaded ciphertext holds
 /// that stage's output on one component (checked against the stage's definition), the server
 /// runs two stages and the product (three levels), and the modulus is a stage smaller than
-/// the one-ciphertext map's at the row size.
+/// the packed map's (whose server runs all three) at the row size.
 #[test]
 fn the_owner_applies_the_first_stage() {
     let k = map_keys();
@@ -242,11 +242,11 @@ fn the_owner_applies_the_first_stage() {
     let row = map.row_len();
     assert!(
         FourStepWitnessMap::<Fr>::ciphertext_bits(N, n) + 250
-            < WitnessMap::<Fr>::ciphertext_bits(N, row)
+            < WitnessMap::<Fr>::packed_ciphertext_bits(N, row)
     );
-    assert!(!WitnessMap::<Fr>::new(&k.ctx, row, &FftOptions::default())
-        .unwrap()
-        .owner_applies_first_stage());
+    // The packed one-ciphertext map joins a and b before the first stage: the server runs it.
+    let packed = WitnessMap::<Fr>::packed(&k.ctx, N / 16, &FftOptions::default()).unwrap();
+    assert!(packed.is_packed() && !packed.owner_applies_first_stage());
 
     let a = random_vector(n, 11);
     let x = map.encrypt(&k.pk, &a).unwrap();

@@ -108,7 +108,7 @@ fn fft_with_keys_for_its_levels(k: &Keys, route: Route, n: usize) {
 
 #[test]
 fn witness_maps_with_keys_for_their_levels() {
-    // Room for both: the four-step map has one level fewer than the one-ciphertext map.
+    // Room for both: the four-step map's products add the sums across components.
     let k = toy_keys(
         FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N)
             .max(WitnessMap::<Fr>::ciphertext_bits(N, N / 4)),

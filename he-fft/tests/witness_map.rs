@@ -16,10 +16,16 @@ use std::sync::OnceLock;
 mod common;
 use common::{evaluations, keys, random_r1cs, random_vector, toy_keys, Keys, N};
 
-/// Keys with room for the witness map's four levels at the largest size.
+/// Keys with room for the witness map at the largest size, and for the packed map's four
+/// levels at the largest size it takes.
 fn map_keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| toy_keys(witness_map_ciphertext_bits::<Fr>(N, N / 2)))
+    KEYS.get_or_init(|| {
+        toy_keys(
+            witness_map_ciphertext_bits::<Fr>(N, N / 2)
+                .max(WitnessMap::<Fr>::packed_ciphertext_bits(N, N / 4)),
+        )
+    })
 }
 
 /// ark-groth16's witness map for satisfied constraints (`c = a b` on H), step by step.
@@ -71,22 +77,20 @@ fn packed_and_unpacked_agree() {
     let mut n = 2;
     while n <= N / 4 {
         let packed = WitnessMap::packed(&k.ctx, n, &options).unwrap();
-        assert_eq!(
-            WitnessMap::<Fr>::new(&k.ctx, n, &options)
-                .unwrap()
-                .is_packed(),
-            (8..=N / 16).contains(&n)
-        );
+        assert!(!WitnessMap::<Fr>::new(&k.ctx, n, &options)
+            .unwrap()
+            .is_packed());
         let unpacked = WitnessMap::unpacked(&k.ctx, n, &options).unwrap();
         assert!(packed.is_packed() && !unpacked.is_packed(), "n = {n}");
-        // Past the smallest sizes, where joining and separating a and b cost more than the
-        // stages save.
-        assert!(
-            n < 8 || packed.num_rotations() < unpacked.num_rotations(),
-            "n = {n}: {} packed, {} unpacked",
-            packed.num_rotations(),
-            unpacked.num_rotations()
-        );
+        // Packed, the server runs all three stages once; unpacked, the owner applies the
+        // first and the server runs the other two on each input.
+        assert!(!packed.owner_applies_first_stage() && unpacked.owner_applies_first_stage());
+        assert_eq!((packed.info().levels, unpacked.info().levels), (4, 3));
+        let stage_rotations = |m: &WitnessMap<Fr>| -> usize {
+            m.stages().iter().map(|(p, _)| p.num_rotations()).sum()
+        };
+        assert_eq!(packed.num_rotations(), stage_rotations(&packed) + 2);
+        assert_eq!(unpacked.num_rotations(), 2 * stage_rotations(&unpacked));
         let (a, b) = (
             random_vector(n, 3 * n as u64),
             random_vector(n, 5 * n as u64),
@@ -244,7 +248,7 @@ fn errors() {
         map.apply(&gk, &ab2),
         Err(Error::Engine(helib_rs::Error::Mismatch(_)))
     ));
-    // A context sized for one transform has no room for four levels.
+    // A context sized for one transform has no room for the witness map's three levels.
     let one = keys();
     let m1 = WitnessMap::<Fr>::new(&one.ctx, n, &FftOptions::default()).unwrap();
     let gk1 = GaloisKeys::generate(&one.sk, &m1.galois_steps()).unwrap();
@@ -264,7 +268,7 @@ fn errors() {
         } => {
             assert_eq!(*transform, "the witness map");
             assert!(*budget_bits <= 0, "{e}");
-            assert_eq!(*levels, 4);
+            assert_eq!(*levels, 3);
             assert!(*modulus_bits < *needed_bits, "{e}");
             assert_eq!(*context_helper, "witness_map_context");
             assert!(e.to_string().contains("he_fft::witness_map_context"), "{e}");

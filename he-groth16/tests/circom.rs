@@ -85,8 +85,8 @@ fn circom_reduction_in_the_clear_is_a_b_minus_c_on_the_coset() {
 #[test]
 fn the_encrypted_circom_quotient_equals_the_clear_one_bit_for_bit() {
     let mut rng = StdRng::seed_from_u64(12);
-    // One ciphertext, a and b packed (n = 8 and 128), one ciphertext (n = 512), and four
-    // steps across two ciphertexts (n = 2048 = N).
+    // One ciphertext (n = 8, 128 and 512), and four steps across two ciphertexts
+    // (n = 2048 = N).
     for rounds in [2, 60, 250, 700] {
         let circuit = CubicChain::<Fr>::random(rounds, &mut rng);
         let n = circuit.domain_size();

@@ -30,6 +30,12 @@ impl Order {
         Order(0x6f77_6e72_0000_0000 | c as u64)
     }
 
+    /// A witness map's first-stage output over blocks of `n1`, computed by the owner (the input
+    /// of a [`WitnessMap`](crate::WitnessMap) whose owner applies the first stage).
+    pub(crate) fn witness_first_stage(n1: usize) -> Order {
+        Order(0x7769_7473_0000_0000 | n1 as u64)
+    }
+
     /// Between the two stages of a two-stage split with first factor `n1`.
     pub(crate) fn between_stages(n1: usize) -> Order {
         Order(0x6d69_6464_0000_0000 | n1 as u64)

@@ -78,9 +78,9 @@ pub fn witness_map_for<F: FftField + PrimeField>(
 }
 
 /// The giant-step chains [`witness_map_for`] gives each product when its options leave them
-/// to it, on this thread pool: the pool shared between `a` and `b` where they run their
-/// stages side by side (one ciphertext each), the whole pool otherwise (packed, or the
-/// four-step map's components one after the other). The chains decide some of the Galois
+/// to it, on this thread pool: the pool shared between `a` and `b`, which run their stages
+/// side by side in one ciphertext each up to `n = N/2`, and the whole pool past it, where the
+/// four-step map's components run one after the other. The chains decide some of the Galois
 /// keys, so an owner who names them in a request ([`protocol::Request`](crate::protocol::Request))
 /// makes a server of any thread count build the plan, and need the keys, it would build here.
 ///
@@ -97,7 +97,7 @@ pub fn witness_map_for<F: FftField + PrimeField>(
 /// ```
 pub fn witness_map_chains(ctx: &Context, n: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
-    let side_by_side = n <= ctx.ring_degree() / 2 && !(8..=ctx.ring_degree() / 16).contains(&n);
+    let side_by_side = n <= ctx.ring_degree() / 2;
     if side_by_side {
         (threads / 2).max(1)
     } else {

@@ -7,6 +7,7 @@ use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
 
 use crate::bsgs::key_levels::{staged_galois_steps, KeyStage};
+use crate::bsgs::layout::Order;
 use crate::bsgs::plan::{DiagonalSet, Rows};
 use crate::error::{Error, Result};
 use crate::fft::matrices::subgroup;
@@ -25,14 +26,14 @@ use crate::{
 /// `m(Y)` make the subring `F[Y] / (Y^(2n) + 1)`, whose slots (each value repeated along the
 /// rows) are the values of `m` at the `2n` roots of `Y^(2n) + 1`. [`apply`](EncryptedTransform::apply)
 /// turns each of `a` and `b` into the ciphertext whose plaintext *polynomial* is `A(Y)`
-/// (resp. `B(Y)`), in three sparse plaintext-matrix products, then multiplies the two
+/// (resp. `B(Y)`), in sparse plaintext-matrix products, then multiplies the two
 /// ciphertexts once: `A B` has degree at most `2n - 2 < 2n`, so the ring product does not wrap
 /// around and is `A B` itself. When the constraints hold (`a_i b_i = c_i`),
 /// `A B - C = h (Y^n - 1)` with `deg C < n`, so `h` is exactly the top half of `A B`'s
 /// coefficients: [`decrypt`](EncryptedTransform::decrypt) reads them off the decrypted polynomial. `c` is
 /// not needed, and no coset, no final inverse FFT and no slot decoding are involved.
 ///
-/// The three products evaluate `A` at every slot's point `P` without leaving the slots:
+/// Three stages evaluate `A` at every slot's point `P` without leaving the slots:
 /// with `n = n1 n2`, `A(P) = sum_{i < n2} P^i A_i(P^n2)`, `A_i(W) = sum_{l < n1} Â_(i + n2 l)
 /// W^l` (`Â` the coefficients of `A`).
 /// 1. the first stage of a two-stage inverse FFT (`n2` strided diagonals);
@@ -42,15 +43,20 @@ use crate::{
 /// 3. `sum_i P^i A_i(P^n2)` (`n2` strided diagonals).
 ///
 /// Stages 2 and 3 differ between the two slot rows, whose points lie on the two cosets of the
-/// roots of `Y^(2n) + 1`.
+/// roots of `Y^(2n) + 1`. Where `a` and `b` run the stages in ciphertexts of their own
+/// ([`unpacked`](Self::unpacked)), the owner applies stage 1 in the clear inside
+/// [`encode`](EncryptedTransform::encode) (an inverse DFT of size `n2` down each residue class
+/// modulo `n1` and a twiddle: `(n/2) log2 n2 + n` field multiplications), and the server runs
+/// stages 2 and 3: one level fewer, and no key switches at the top of the modulus.
 ///
 /// From `n = 8` to `N/16`, [`new`](Self::new) packs `a` and `b` into one ciphertext as the two
 /// halves of a vector of `2n` slots ([`packed`](Self::packed)), so the stages run once for
 /// both. They then make `T = (A(Y) + Z B(Y)) / 2` with `Z^2 = Y`. The rotation by `n` maps `Z`
 /// to `-Z` and fixes `Y`, so one product `(T + rot(T)) (T - rot(T)) = Z A(Y) B(Y)` ends it:
-/// about 40% fewer rotations. The owner's side is the same either way.
+/// about 40% fewer rotations; the server runs all three stages, since `b` joins `a` before the
+/// first.
 ///
-/// That is four multiplicative levels in all
+/// That is four multiplicative levels packed and three unpacked
 /// ([`witness_map_context`](crate::witness_map_context): `N = 65536` for BN254 up to
 /// `n = 32768`), against three coset changes of `n` diagonals each and an inverse FFT for the
 /// same `h` in the slots (a route this crate no longer offers: slower at every size measured).
@@ -128,29 +134,26 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     }
 
     /// The witness map for constraints on the subgroup of size `n` (a power of two,
-    /// `2 <= n <= N/2`): [`packed`](Self::packed) from `n = 8` to `N/16`, and
-    /// [`unpacked`](Self::unpacked) otherwise. Below 8, joining and separating `a` and `b`
-    /// cost more rotations than the shared stages save; from `N/8` on, the packed stages'
-    /// diagonals (twice as many, each as long) outgrow the default cache, and packing gained
-    /// little or lost (`N = 65536`, two threads: 6.5 against 7.0 s at `n = 8192` for 0.8 GB
-    /// more peak memory, 12.3 against 9.2 s at 16384).
+    /// `2 <= n <= N/2`): [`unpacked`](Self::unpacked), the owner applying the first stage.
+    /// It beat [`packed`](Self::packed) at every size measured, with less than half the
+    /// Galois keys' memory (`N = 65536`, two threads, alternating: 1.62-1.66 against
+    /// 1.88-1.92 s at `n = 1024`, 2.45-2.52 against 2.64-2.68 s at 4096; 4 keys in 0.38 GB
+    /// against 9-10 in 1.7-1.8 GB).
     ///
     /// `options.plan.baby_steps`, when set, bounds every stage's baby steps (more giant
     /// steps, which run one after the other), and `options.plan.baby_step_keys` the Galois
     /// keys each stage's baby steps use (by default one per thread of the stage, the baby
     /// steps coming in rounds; [`PlanOptions::baby_step_keys`](crate::PlanOptions)).
     pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
-        if (8..=ctx.ring_degree() / 16).contains(&n) {
-            Self::packed(ctx, n, options)
-        } else {
-            Self::unpacked(ctx, n, options)
-        }
+        Self::unpacked(ctx, n, options)
     }
 
     /// The map in which `a` and `b` share one ciphertext through the stages, as the two
     /// halves of a vector of `2n` slots (`n <= N/4`): one run of the stages instead of two.
     /// The row swap joins the two inputs; after the stages one rotation and one product
-    /// separate and multiply them.
+    /// separate and multiply them. Four levels: its context needs
+    /// [`packed_ciphertext_bits`](Self::packed_ciphertext_bits), more than what
+    /// [`new`](Self::new)'s map needs.
     pub fn packed(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
         check_size(ctx, n)?;
         if 4 * n > ctx.ring_degree() {
@@ -164,10 +167,11 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     }
 
     /// The map in which `a` and `b` each run the stages in a ciphertext of their own (on half
-    /// the pool each, where the caller did not choose the chains): what [`new`](Self::new)
-    /// builds below `n = 8` and from `N/8` on.
+    /// the pool each, where the caller did not choose the chains), the first stage applied by
+    /// the owner inside [`encode`](EncryptedTransform::encode): what [`new`](Self::new) builds.
+    /// Three levels.
     pub fn unpacked(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
-        Self::for_inputs_at_once(ctx, n, options, 2, false)
+        Self::for_inputs_at_once(ctx, n, options, 2, true)
     }
 
     /// Whether `a` and `b` share one ciphertext through the stages.
@@ -304,6 +308,13 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         )?;
         let [m1, m2, m3] = stage_matrices(&domain, n1, copies, shift, &points, &q)?;
         let mut stages = Vec::with_capacity(3);
+        // Inputs of the owner's first stage carry a tag of their own: in memory, a ciphertext
+        // laid out for another transform is refused.
+        let p2 = if owner_first_stage {
+            p2.with_orders(Order::witness_first_stage(n1), Order::NATURAL)
+        } else {
+            p2
+        };
         let owner_stage = if owner_first_stage {
             Some(OwnerStage::new(&domain, n1, shift)?)
         } else {
@@ -330,7 +341,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         })
     }
 
-    /// The split `(n1, n2)` of the three stages.
+    /// The split `(n1, n2)` of the stages.
     pub fn split(&self) -> (usize, usize) {
         (self.n1, self.n / self.n1)
     }
@@ -358,7 +369,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         }
     }
 
-    /// Runs of the three stages per witness map: 1 packed, 2 otherwise.
+    /// Runs of the server's stages per witness map: 1 packed, 2 otherwise.
     fn runs(&self) -> usize {
         3 - self.copies
     }
@@ -386,19 +397,26 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
 /// ([`witness_map_context`](crate::witness_map_context) sizes a context for either route).
 impl<F: FftField + PrimeField> WitnessMap<F> {
     /// Ciphertext-modulus bits for the witness map of size `n <= N/2` on the ring
-    /// `ring_degree`: three plaintext-matrix stages (the first as a one-level transform, the
-    /// next two as the second stage of [`TwoStageFft::ciphertext_bits`](crate::TwoStageFft::ciphertext_bits))
+    /// `ring_degree`, as [`new`](Self::new) builds it: the server's two plaintext-matrix stages
+    /// (the first as a one-level transform, the second as the second stage of
+    /// [`TwoStageFft::ciphertext_bits`](crate::TwoStageFft::ciphertext_bits))
     /// and a ciphertext product of their results, whose operands are switched down to the
     /// floor first and which costs about one more such stage.
     pub fn ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
         crate::params::one_ciphertext_witness_map_bits(ring_degree, F::MODULUS_BIT_SIZE, n)
     }
+
+    /// Ciphertext-modulus bits for [`packed`](Self::packed) at size `n`, whatever
+    /// [`new`](Self::new) would build there (three server stages and the product).
+    pub fn packed_ciphertext_bits(ring_degree: usize, n: usize) -> u32 {
+        crate::params::row_map_bits(ring_degree, F::MODULUS_BIT_SIZE, n, 3)
+    }
 }
 
 impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
-    /// The domain size `n` is the length of `a`, `b` and of the result `h`; four levels: three
-    /// plaintext products and one ciphertext product (three where the owner applies the
-    /// first stage).
+    /// The domain size `n` is the length of `a`, `b` and of the result `h`; four levels packed
+    /// (three plaintext products and one ciphertext product), three where the owner applies
+    /// the first stage.
     fn info(&self) -> TransformInfo {
         TransformInfo {
             name: "the witness map",
@@ -425,7 +443,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
     fn cache_bytes(&self) -> u64 {
         self.stages.iter().map(|(_, e)| e.cache_bytes()).sum()
     }
-    /// The three stages' keys, each for the levels its stages run at (the product needs the
+    /// The server's stages' keys, each for the levels its stages run at (the product needs the
     /// relinearization key every public key carries).
     fn galois_steps(&self) -> GaloisSteps {
         staged_galois_steps(&self.ctx, &self.key_stages())
@@ -481,7 +499,7 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
 }
 
 impl<F: FftField + PrimeField> WitnessMap<F> {
-    /// [`MissingKey`](Error::MissingKey) unless `gk` has every key of the three stages.
+    /// [`MissingKey`](Error::MissingKey) unless `gk` has every key of the server's stages.
     pub(crate) fn check_keys(&self, gk: &GaloisKeys) -> Result<()> {
         self.stages
             .iter()
@@ -534,7 +552,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         Ok(z_b_of_y)
     }
 
-    /// The three stages on one encrypted vector: the ciphertext whose plaintext polynomial
+    /// The server's stages on one encrypted vector: the ciphertext whose plaintext polynomial
     /// is `A(Y)`, for `x` the evaluations of `A` on `H` (progress counted from 0 to half of
     /// [`progress_total`](TransformInfo::progress_total)).
     pub(crate) fn interpolate(

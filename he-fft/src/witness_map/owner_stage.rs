@@ -14,7 +14,7 @@ use crate::fft::matrices::{powers_of, subgroup};
 /// The strided stage of a two-stage inverse FFT of size `n = n1 n2`, as the witness map's first
 /// stage makes it on ciphertexts: slot `(j1 + n1 i + shift) mod n` gets
 /// `w^(-i j1) sum_(j2 < n2) w^(-n1 i j2) x[j1 + n1 j2]`, an inverse DFT of size `n2` down each
-/// residue class modulo `n1` and a twiddle (`(n/2) log2 n2 + n` field multiplications).
+/// residue class modulo `n1` and a twiddle (about `(n/2) log2 n2 + 3n` field multiplications).
 pub(crate) struct OwnerStage<F: FftField + PrimeField> {
     n1: usize,
     shift: usize,
@@ -110,5 +110,34 @@ mod tests {
             .apply(&x[1..])
             .is_err());
         assert!(OwnerStage::new(&domain, 3, 0).is_err());
+    }
+
+    /// The stage equals the server's stage-1 matrix (`stage_matrices`, one copy), row by row,
+    /// on a split with `n1 != n2` and the shift the witness map uses.
+    #[test]
+    fn equals_the_servers_first_stage_matrix() {
+        use crate::witness_map::matrices::{points_pow, slot_points, stage_matrices};
+        let ctx = helib_rs::Context::builder()
+            .ring_degree(2048)
+            .plaintext_field::<Fr>()
+            .ciphertext_bits(600)
+            .allow_insecure(true)
+            .build()
+            .unwrap();
+        let (n, n1) = (512usize, 32usize);
+        let (n2, shift) = (n / n1, n1);
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let points = slot_points::<Fr>(&ctx, n).unwrap();
+        let q = points_pow(&points, n2);
+        let [m1, _, _] = stage_matrices(&domain, n1, 1, shift, &points, &q).unwrap();
+        let x: Vec<Fr> = (0..n as u64).map(|i| Fr::from(3 * i + 1)).collect();
+        let y = OwnerStage::new(&domain, n1, shift)
+            .unwrap()
+            .apply(&x)
+            .unwrap();
+        for (t, got) in y.iter().enumerate() {
+            let expected: Fr = (0..n).map(|s| m1.at(t, s) * x[s]).sum();
+            assert_eq!(*got, expected, "slot {t}");
+        }
     }
 }
