@@ -111,10 +111,12 @@ fn witness_maps_with_keys_for_their_levels() {
     // Room for both: the four-step map's products add the sums across components.
     let k = toy_keys(
         FourStepWitnessMap::<Fr>::ciphertext_bits(N, 2 * N)
-            .max(WitnessMap::<Fr>::ciphertext_bits(N, N / 4)),
+            .max(WitnessMap::<Fr>::ciphertext_bits(N, N / 4))
+            .max(WitnessMap::<Fr>::packed_ciphertext_bits(N, N / 16)),
     );
     let maps: Vec<Box<dyn EncryptedWitnessMap<Fr>>> = vec![
         Box::new(WitnessMap::<Fr>::new(&k.ctx, N / 4, &FftOptions::default()).unwrap()),
+        Box::new(WitnessMap::<Fr>::packed(&k.ctx, N / 16, &FftOptions::default()).unwrap()),
         Box::new(FourStepWitnessMap::<Fr>::new(&k.ctx, 2 * N, &FftOptions::default()).unwrap()),
     ];
     for map in &maps {

@@ -25,9 +25,9 @@
 //! the ring degree are served in one ciphertext ([`he_fft::WitnessMap`]: `n <= 32768` on the
 //! `N = 65536` ring [`he_fft::witness_map_context`] picks for BN254), larger ones across
 //! several ([`he_fft::FourStepWitnessMap`]: from `n = 65536` up to `2^24`, on the same ring;
-//! the owner's encryption then also runs a size-`n/32768` inverse FFT down the columns and
-//! the row map's first stage, which leaves the server three levels instead of four). The
-//! client-assisted route serves `n <= N/2`.
+//! the owner's encryption then also runs a size-`n/32768` inverse FFT down the columns). On
+//! both, the owner's encryption applies the first of three interpolation stages, which leaves
+//! the server three levels. The client-assisted route serves `n <= N/2`.
 
 pub mod circom;
 mod circuit;

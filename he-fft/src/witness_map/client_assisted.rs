@@ -20,7 +20,7 @@ use crate::{EncryptedTransform, Progress, TransformInfo};
 /// [`WitnessMap`](crate::WitnessMap) does.
 ///
 /// Against the server-only [`WitnessMap`](crate::WitnessMap): no Galois keys (the upload is
-/// the public key with its relinearization key and two ciphertexts), one level instead of four
+/// the public key with its relinearization key and two ciphertexts), one level instead of three
 /// (a smaller modulus: [`secure_context`](Self::secure_context)), and a
 /// server step of one product; the price is the owner's two inverse FFTs, which are two of
 /// the seven FFTs the plain witness map runs.

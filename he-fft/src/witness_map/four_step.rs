@@ -44,7 +44,7 @@ use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 ///    [`decrypt`](EncryptedTransform::decrypt) reads off (and divides by `2c`, the inverse
 ///    transform's scale).
 ///
-/// Three levels, one fewer than the one-ciphertext map
+/// Three levels, as the one-ciphertext map
 /// ([`witness_map_context`](crate::witness_map_context): `N = 65536` for BN254, from
 /// `n = 65536` to `2^24`). The upload is `c` ciphertexts per input
 /// and the result `c` ciphertexts. The row map's Galois keys are all it needs, whatever `c`.

@@ -46,12 +46,12 @@ use crate::{
 /// roots of `Y^(2n) + 1`. Where `a` and `b` run the stages in ciphertexts of their own
 /// ([`unpacked`](Self::unpacked)), the owner applies stage 1 in the clear inside
 /// [`encode`](EncryptedTransform::encode) (an inverse DFT of size `n2` down each residue class
-/// modulo `n1` and a twiddle: `(n/2) log2 n2 + n` field multiplications), and the server runs
-/// stages 2 and 3: one level fewer, and no key switches at the top of the modulus.
+/// modulo `n1` and a twiddle: about `(n/2) log2 n2 + 3n` field multiplications), and the server
+/// runs stages 2 and 3: one level fewer, and no key switches at the top of the modulus.
+/// [`new`](Self::new) builds this map at every size.
 ///
-/// From `n = 8` to `N/16`, [`new`](Self::new) packs `a` and `b` into one ciphertext as the two
-/// halves of a vector of `2n` slots ([`packed`](Self::packed)), so the stages run once for
-/// both. They then make `T = (A(Y) + Z B(Y)) / 2` with `Z^2 = Y`. The rotation by `n` maps `Z`
+/// [`packed`](Self::packed) puts `a` and `b` into one ciphertext as the two halves of a vector
+/// of `2n` slots (`n <= N/4`), so the stages run once for both. They then make `T = (A(Y) + Z B(Y)) / 2` with `Z^2 = Y`. The rotation by `n` maps `Z`
 /// to `-Z` and fixes `Y`, so one product `(T + rot(T)) (T - rot(T)) = Z A(Y) B(Y)` ends it:
 /// about 40% fewer rotations; the server runs all three stages, since `b` joins `a` before the
 /// first.
@@ -432,7 +432,12 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
                 self.n,
                 self.stages.len() as u32,
             ),
-            context_helper: "witness_map_context",
+            // The packed map needs a stage more than the context helper gives.
+            context_helper: if self.is_packed() {
+                "WitnessMap::packed_ciphertext_bits"
+            } else {
+                "witness_map_context"
+            },
             progress_total: self.total_steps(),
             layout_tag: self.input_tag(),
         }
