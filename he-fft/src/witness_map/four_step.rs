@@ -28,7 +28,7 @@ use crate::{EncryptedTransform, FftOptions, Layout, Progress, WitnessMap};
 ///    computes them while encoding ([`encode`](EncryptedTransform::encode)), then the row
 ///    map's first stage on each (an inverse DFT of size `n2` down each residue class modulo
 ///    `n1`, `R = n1 n2`, and a twiddle), and encrypts one ciphertext per component: about
-///    about `(n/2) log2(c n2) + 6n` field multiplications per input: fewer than the
+///    `(n/2) log2(c n2) + 6n` field multiplications per input: fewer than the
 ///    encoding's own `n log2 N` (`c` slot vectors of `N`), and little time beside the
 ///    encryption. Done on the server, each would take a multiplicative level, and the first
 ///    stage's key switches run at the top of the modulus (server time at `n = 65536`, two
@@ -116,7 +116,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             ctx: ctx.clone(),
             n,
             // One component's a and b after the other: each takes the whole pool.
-            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 1, true)?,
+            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 1)?,
             root_inv: domain.group_gen_inv(),
             across: subgroup::<F>(c)?,
             products: ComponentTransform::new(ctx.ring_degree(), c)?,

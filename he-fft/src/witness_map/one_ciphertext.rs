@@ -163,7 +163,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
                 ctx.ring_degree() / 4
             )));
         }
-        Self::build(ctx, n, options, 2, false)
+        Self::build(ctx, n, options, 2)
     }
 
     /// The map in which `a` and `b` each run the stages in a ciphertext of their own (on half
@@ -171,7 +171,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// the owner inside [`encode`](EncryptedTransform::encode): what [`new`](Self::new) builds.
     /// Three levels.
     pub fn unpacked(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
-        Self::for_inputs_at_once(ctx, n, options, 2, true)
+        Self::for_inputs_at_once(ctx, n, options, 2)
     }
 
     /// Whether `a` and `b` share one ciphertext through the stages.
@@ -184,39 +184,28 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     /// the chains, each input's stages get an equal share of the pool: two inputs on two
     /// threads then run one thread each, with one hoisted decomposition per stage and no
     /// chain-joining rotations: as fast as splitting the pool (n = 4096, two threads, runs
-    /// alternating: 5.0-5.8 s warm either way) with two Galois keys fewer. With
-    /// `owner_first_stage`, [`encode`](EncryptedTransform::encode) applies the first stage in
-    /// the clear and the server runs the other two.
+    /// alternating: 5.0-5.8 s warm either way) with two Galois keys fewer.
+    /// [`encode`](EncryptedTransform::encode) applies the first stage in the clear and the
+    /// server runs the other two.
     pub(crate) fn for_inputs_at_once(
         ctx: &Context,
         n: usize,
         options: &FftOptions,
         inputs: usize,
-        owner_first_stage: bool,
     ) -> Result<Self> {
         let mut options = options.clone();
         if options.plan.chains.is_none() {
             options.plan.chains = Some((rayon::current_num_threads() / inputs.max(1)).max(1));
         }
-        Self::build(ctx, n, &options, 1, owner_first_stage)
+        Self::build(ctx, n, &options, 1)
     }
 
-    /// The stages on vectors of `copies * n` slots: `a` alone (1), or `a` then `b` (2); the
-    /// first by the owner, in the clear, where `owner_first_stage` (one copy only: the packed
-    /// map joins `a` and `b` before it).
-    fn build(
-        ctx: &Context,
-        n: usize,
-        options: &FftOptions,
-        copies: usize,
-        owner_first_stage: bool,
-    ) -> Result<Self> {
+    /// The stages on vectors of `copies * n` slots: `a` alone (1), whose first stage the owner
+    /// applies in the clear, or `a` then `b` (2), which the server joins before the first
+    /// stage and so runs all three.
+    fn build(ctx: &Context, n: usize, options: &FftOptions, copies: usize) -> Result<Self> {
         check_size(ctx, n)?;
-        if owner_first_stage && copies != 1 {
-            return Err(Error::Internal(
-                "the owner's first stage takes a and b in ciphertexts of their own".into(),
-            ));
-        }
+        let owner_first_stage = copies == 1;
         let dim = copies * n;
         let domain = subgroup::<F>(n)?;
         let n1 = 1 << n.ilog2().div_ceil(2);
