@@ -55,6 +55,7 @@ typedef struct helib_master_keys helib_master_keys;
 typedef struct helib_ptxt helib_ptxt;
 typedef struct helib_sparse_encoder helib_sparse_encoder;
 typedef struct helib_galois_batch helib_galois_batch;
+typedef struct helib_horner_chain helib_horner_chain;
 
 /* The calling thread's message for its last failed call ("" if none). Valid until the next
  * failing call on the same thread. */
@@ -314,6 +315,19 @@ helib_status helib_galois_batch_new(helib_galois_batch **out, const helib_ctxt *
 helib_status helib_galois_batch_lift_rows(helib_galois_batch *b, size_t part, size_t parts);
 helib_status helib_galois_batch_image(const helib_galois_batch *b, size_t k, helib_ctxt **out);
 void helib_galois_batch_free(helib_galois_batch *b);
+
+/* sum_i sigma^i(x_i) for the automorphism sigma of `element` (not 1, its key in gk), by Horner's
+ * rule from the last term: helib_horner_chain_new starts the accumulator at `last`, each
+ * helib_horner_chain_rotate_add sets it to sigma(acc) + x (x at the chain's level and plaintext
+ * factor), and helib_horner_chain_result returns it as a ciphertext (the chain stays usable).
+ * Between steps the accumulator stays over the key-switching basis, so a step costs one
+ * polynomial's mod-down instead of two; the results decrypt as rotating and adding would. The
+ * chain holds its own reference to the keys. */
+helib_status helib_horner_chain_new(helib_horner_chain **out, const helib_ctxt *last, uint64_t element,
+                                    const helib_galois_keys *gk);
+helib_status helib_horner_chain_rotate_add(helib_horner_chain *h, const helib_ctxt *x);
+helib_status helib_horner_chain_result(const helib_horner_chain *h, helib_ctxt **out);
+void helib_horner_chain_free(helib_horner_chain *h);
 
 /* *out = sum_i pts[i] * sigma_{elements[i]}(a) (count >= 1), sharing one digit decomposition and
  * one mod-down for the whole sum. Each plaintext is at a's level or above, and extended

@@ -90,6 +90,31 @@ int main() {
     call(helib_ctxt_apply_galois(ca, g, gk), "automorphism X -> X^3");
     decrypts_to(ca, {3, 0, 0, 10, 0, 0, 8}, "key-switched automorphism");
 
+    // A Horner chain from b = 3 + 4X, then e = 5, then f = 1 + X:
+    // sigma(sigma(b) + e) + f = 3 + 4X^9 + 5 + 1 + X. Its key set is freed after the chain is made:
+    // the chain holds its own reference.
+    helib_galois_keys* chain_keys = nullptr;
+    call(helib_galois_keys_new(&chain_keys, sk, &g, 1), "the chain's Galois key");
+    const std::vector<uint64_t> e = poly({5}), f = poly({1, 1});
+    helib_ctxt *ce = nullptr, *cf = nullptr;
+    call(helib_ctxt_encrypt(&ce, pk, e.data(), 1), "encrypt e");
+    call(helib_ctxt_encrypt(&cf, pk, f.data(), 2), "encrypt f");
+    helib_horner_chain* chain = nullptr;
+    expect(helib_horner_chain_new(&chain, nullptr, g, chain_keys) != 0 && chain == nullptr,
+           "a chain needs a ciphertext");
+    expect(helib_horner_chain_new(&chain, cb, 1, chain_keys) != 0 && chain == nullptr, "a chain must rotate");
+    call(helib_horner_chain_new(&chain, cb, g, chain_keys), "Horner chain");
+    helib_galois_keys_free(chain_keys);
+    call(helib_horner_chain_rotate_add(chain, ce), "Horner step");
+    call(helib_horner_chain_rotate_add(chain, cf), "second Horner step");
+    helib_ctxt* sum = nullptr;
+    call(helib_horner_chain_result(chain, &sum), "Horner result");
+    if (sum != nullptr) decrypts_to(sum, {9, 1, 0, 0, 0, 0, 0, 0, 0, 4}, "a two-step Horner chain");
+    helib_ctxt_free(sum);
+    helib_ctxt_free(ce);
+    helib_ctxt_free(cf);
+    helib_horner_chain_free(chain);
+
     call(helib_ctxt_mod_switch_down(ca), "modulus switch");
     decrypts_to(ca, {3, 0, 0, 10, 0, 0, 8}, "after modulus switching");
 

@@ -30,7 +30,9 @@
 //!   [`Ctxt::rotated_inner_product`] sums plaintext multiples of many rotations of one
 //!   ciphertext under a single mod-down (with plaintexts from
 //!   [`EncodedPtxt::from_slots_extended`]): each rotation after the first costs about a fifth
-//!   of a separate one.
+//!   of a separate one. [`HornerChain`] sums rotations by multiples of one step by Horner's
+//!   rule (the giant steps of a baby-step giant-step product), each step a little cheaper
+//!   than a rotation.
 //! - [`PeriodicEncoder`]: cheap encodings of slot vectors that repeat along the rows.
 //! - [`Aggregation`] and [`EncryptedSum`]: many users encrypt vectors under one public key,
 //!   a server sums their uploads from files on all threads, the key owner decrypts the sum.
@@ -94,7 +96,7 @@ pub mod threshold;
 
 pub use aggregation::{Aggregation, EncryptedSum, MAX_USERS};
 pub use context::{Context, ContextBuilder, DEFAULT_KS_DIGITS};
-pub use ctxt::{Computation, Ctxt, CtxtInfo};
+pub use ctxt::{Computation, Ctxt, CtxtInfo, HornerChain};
 #[cfg(feature = "ark-serialize")]
 pub use serialization::ark::DeserializeInContext;
 

@@ -7,7 +7,9 @@ mod common;
 use std::sync::OnceLock;
 
 use common::*;
-use helib_rs::{BatchEncoder, Context, Error, GaloisKeys, GaloisSteps, MasterKeys, PubKey, SecKey};
+use helib_rs::{
+    BatchEncoder, Context, Error, GaloisKeys, GaloisSteps, HornerChain, MasterKeys, PubKey, SecKey,
+};
 
 struct Derivable {
     ctx: Context,
@@ -100,6 +102,25 @@ fn rotations_with_derived_keys_match_the_plain_rotation() {
         let got = d.enc.decode(&d.sk.decrypt_poly(c).expect("decrypt"));
         assert_eq!(got, plain_rotate_rows(&slots, k), "hoisted rotation by {k}");
     }
+    // A Horner chain keeps its accumulator over the derived keys' primes between steps:
+    // x0 + rot(x1, 37) + rot(x2, 74).
+    let terms: Vec<Vec<F>> = (0..3).map(|_| random_poly(&mut r, N as usize)).collect();
+    let cts: Vec<_> = terms
+        .iter()
+        .map(|t| encrypt_at_derivation_level(d, t))
+        .collect();
+    let mut chain = HornerChain::new(&cts[2], 37, &gk).expect("chain");
+    chain.rotate_add(&cts[1]).expect("step");
+    chain.rotate_add(&cts[0]).expect("step");
+    let sum = chain.result().expect("result");
+    assert_noise_within_bound(&d.sk, &sum, "Horner chain");
+    let got = d.enc.decode(&d.sk.decrypt_poly(&sum).expect("decrypt"));
+    let want: Vec<F> = (0..N as usize)
+        .map(|j| {
+            terms[0][j] + plain_rotate_rows(&terms[1], 37)[j] + plain_rotate_rows(&terms[2], 74)[j]
+        })
+        .collect();
+    assert_eq!(got, want, "a three-term Horner chain with a derived key");
     let mut swapped = ct.try_clone().expect("clone");
     swapped.swap_rows(&gk).expect("swap");
     let got = d.enc.decode(&d.sk.decrypt_poly(&swapped).expect("decrypt"));

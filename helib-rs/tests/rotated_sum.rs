@@ -24,24 +24,9 @@ fn keys() -> &'static GaloisKeys {
     })
 }
 
-fn encoder() -> &'static BatchEncoder<F> {
-    static ENC: OnceLock<BatchEncoder<F>> = OnceLock::new();
-    ENC.get_or_init(|| BatchEncoder::for_context(&fixture().ctx).expect("encoder"))
-}
-
-fn random_slots(seed: u64) -> Vec<F> {
-    random_poly(&mut rng(seed), N as usize)
-}
-
-fn encrypt(v: &[F]) -> Ctxt {
-    fixture()
-        .pk
-        .encrypt_slots(encoder(), v)
-        .expect("encrypt slots")
-}
-
 fn extended(v: &[F]) -> EncodedPtxt {
-    EncodedPtxt::from_slots_extended(&fixture().ctx, encoder(), v, None).expect("extended encoding")
+    EncodedPtxt::from_slots_extended(&fixture().ctx, fixture_encoder(), v, None)
+        .expect("extended encoding")
 }
 
 /// Plain reference: `sum_i w[i] * rot(x, steps[i])` slotwise.
@@ -56,7 +41,7 @@ fn plain_rotated_sum(x: &[F], steps: &[i64], w: &[Vec<F>]) -> Vec<F> {
 }
 
 fn assert_slots(ct: &Ctxt, expected: &[F], what: &str) {
-    assert_decrypts_to_slots(&fixture().sk, encoder(), ct, expected, what);
+    assert_decrypts_to_slots(&fixture().sk, fixture_encoder(), ct, expected, what);
 }
 
 #[test]
@@ -69,7 +54,7 @@ fn a_rotated_inner_product_is_the_plain_sum_of_weighted_rotations() {
         .collect();
     let pts: Vec<EncodedPtxt> = w.iter().map(|v| extended(v)).collect();
     let refs: Vec<&EncodedPtxt> = pts.iter().collect();
-    let ct = encrypt(&x);
+    let ct = encrypt_fixture_slots(&x);
     let y = ct
         .rotated_inner_product(&steps, &refs, keys())
         .expect("rotated inner product");
@@ -90,18 +75,15 @@ fn it_matches_rotating_then_taking_the_inner_product_with_no_more_noise() {
     let w: Vec<Vec<F>> = (0..4).map(|i| random_slots(20 + i)).collect();
     let pts: Vec<EncodedPtxt> = w.iter().map(|v| extended(v)).collect();
     let refs: Vec<&EncodedPtxt> = pts.iter().collect();
-    let ct = encrypt(&x);
+    let ct = encrypt_fixture_slots(&x);
 
     let lazy = ct
         .rotated_inner_product(&steps, &refs, keys())
         .expect("rotated inner product");
     let rotated = ct.rotate_rows_many(&steps, keys()).expect("hoisted");
     let eager = Ctxt::inner_product(&rotated.iter().collect::<Vec<_>>(), &refs).expect("inner");
+    assert_same_slots(&lazy, &eager);
     let sk = &fixture().sk;
-    assert_eq!(
-        sk.decrypt_slots(encoder(), &lazy).expect("decrypt"),
-        sk.decrypt_slots(encoder(), &eager).expect("decrypt")
-    );
     assert!(
         lazy.log2_noise_bound() <= eager.log2_noise_bound(),
         "one mod-down should not track more noise: {:?} vs {:?}",
@@ -114,7 +96,7 @@ fn it_matches_rotating_then_taking_the_inner_product_with_no_more_noise() {
 #[test]
 fn it_works_below_the_top_level_and_after_a_product() {
     let (a, b) = (random_slots(3), random_slots(4));
-    let mut product = (&encrypt(&a) * &encrypt(&b)).expect("mul");
+    let mut product = (&encrypt_fixture_slots(&a) * &encrypt_fixture_slots(&b)).expect("mul");
     // One prime dropped: a lower level, and a plaintext factor other than 1.
     product.mod_switch_down().expect("mod switch");
     let plain: Vec<F> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
@@ -137,11 +119,14 @@ fn it_works_below_the_top_level_and_after_a_product() {
     // Encoded exactly at a low level.
     let ctx = &fixture().ctx;
     let level = ctx.num_ctxt_primes() / 2;
-    let mut low = encrypt(&a);
+    let mut low = encrypt_fixture_slots(&a);
     low.mod_switch_to(level).expect("mod switch");
     let low_pts: Vec<EncodedPtxt> = w
         .iter()
-        .map(|v| EncodedPtxt::from_slots_extended(ctx, encoder(), v, Some(level)).expect("encode"))
+        .map(|v| {
+            EncodedPtxt::from_slots_extended(ctx, fixture_encoder(), v, Some(level))
+                .expect("encode")
+        })
         .collect();
     let low_refs: Vec<&EncodedPtxt> = low_pts.iter().collect();
     let y = low
@@ -157,7 +142,7 @@ fn unrotated_terms_take_any_encoding() {
     let w0 = random_slots(50);
     let w1 = random_slots(51);
     let ctx = &fixture().ctx;
-    let plain_pt = EncodedPtxt::from_slots(ctx, encoder(), &w0, None).expect("encode");
+    let plain_pt = EncodedPtxt::from_slots(ctx, fixture_encoder(), &w0, None).expect("encode");
     let ext = extended(&w1);
     // A compact (periodic) encoding: 16 values repeated along both rows.
     let periodic = PeriodicEncoder::<F>::new(ctx, 16, None).expect("periodic encoder");
@@ -165,7 +150,7 @@ fn unrotated_terms_take_any_encoding() {
     let compact = periodic.encode_replicated(&period).expect("compact");
     let w2: Vec<F> = (0..N as usize).map(|j| period[j % 16]).collect();
 
-    let ct = encrypt(&x);
+    let ct = encrypt_fixture_slots(&x);
     let y = ct
         .rotated_inner_product(&[0, 0], &[&plain_pt, &compact], keys())
         .expect("step 0 only");
@@ -189,13 +174,13 @@ fn an_extended_encoding_serves_the_other_plaintext_operations() {
     let x = random_slots(6);
     let w = random_slots(60);
     let ctx = &fixture().ctx;
-    let plain_pt = EncodedPtxt::from_slots(ctx, encoder(), &w, None).expect("encode");
+    let plain_pt = EncodedPtxt::from_slots(ctx, fixture_encoder(), &w, None).expect("encode");
     let ext = extended(&w);
     assert!(ext.is_extended() && !plain_pt.is_extended());
     assert!(ext.size_bytes() > plain_pt.size_bytes());
-    let ct = encrypt(&x);
+    let ct = encrypt_fixture_slots(&x);
     let sk = &fixture().sk;
-    let dec = |c: &Ctxt| sk.decrypt_slots(encoder(), c).expect("decrypt");
+    let dec = |c: &Ctxt| sk.decrypt_slots(fixture_encoder(), c).expect("decrypt");
     assert_eq!(
         dec(&(&ct * &ext).expect("mul")),
         dec(&(&ct * &plain_pt).expect("mul"))
@@ -220,11 +205,11 @@ fn an_extended_encoding_serves_the_other_plaintext_operations() {
 
 #[test]
 fn bad_input_is_refused_with_clear_errors() {
-    let ct = encrypt(&random_slots(7));
+    let ct = encrypt_fixture_slots(&random_slots(7));
     let ctx = &fixture().ctx;
     let w = random_slots(70);
     let ext = extended(&w);
-    let plain_pt = EncodedPtxt::from_slots(ctx, encoder(), &w, None).expect("encode");
+    let plain_pt = EncodedPtxt::from_slots(ctx, fixture_encoder(), &w, None).expect("encode");
 
     let err = ct.rotated_inner_product(&[], &[], keys()).unwrap_err();
     assert!(matches!(err, Error::InvalidLength(_)), "{err}");
@@ -253,7 +238,8 @@ fn bad_input_is_refused_with_clear_errors() {
     );
 
     // A plaintext below the ciphertext's level.
-    let low = EncodedPtxt::from_slots_extended(ctx, encoder(), &w, Some(2)).expect("low encoding");
+    let low = EncodedPtxt::from_slots_extended(ctx, fixture_encoder(), &w, Some(2))
+        .expect("low encoding");
     let err = ct.rotated_inner_product(&[1], &[&low], keys()).unwrap_err();
     assert!(
         matches!(err, Error::InvalidArgument(ref m) if m.contains("below")),

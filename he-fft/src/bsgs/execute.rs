@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ark_ff::PrimeField;
-use helib_rs::{Ctxt, EncodedPtxt, GaloisKeys};
+use helib_rs::{Ctxt, EncodedPtxt, GaloisKeys, HornerChain};
 use rayon::prelude::*;
 
 use crate::bsgs::encoded::DiagonalSource;
@@ -267,22 +267,24 @@ impl TransformPlan {
         c: usize,
         step_done: &(dyn Fn() + Sync),
     ) -> Result<Ctxt> {
-        let range = self.chains()[c].clone();
-        let step = self.giant_step();
-        let mut acc: Option<Ctxt> = None;
-        for g in range.rev() {
-            let inner = self.giant_inner(source, babies, a, g)?;
-            acc = Some(match acc {
-                None => inner,
-                Some(mut x) => {
-                    x.rotate_rows(step, gk)?;
-                    x.add_assign(&inner)?;
-                    x
-                }
-            });
+        let mut giant_steps = self.chains()[c].clone().rev();
+        let last = giant_steps
+            .next()
+            .ok_or_else(|| Error::Internal("empty giant-step chain".into()))?;
+        let inner = self.giant_inner(source, babies, a, last)?;
+        step_done();
+        if giant_steps.len() == 0 {
+            return Ok(inner);
+        }
+        // The accumulator stays over the key-switching basis between the steps (HornerChain):
+        // each step then mod-downs one polynomial instead of two.
+        let mut acc = HornerChain::new(&inner, self.giant_step(), gk)?;
+        drop(inner);
+        for g in giant_steps {
+            acc.rotate_add(&self.giant_inner(source, babies, a, g)?)?;
             step_done();
         }
-        acc.ok_or_else(|| Error::Internal("empty giant-step chain".into()))
+        Ok(acc.result()?)
     }
 
     /// sum over block products into output `a` and baby steps b of diag'(g, b) * rot(b, input).

@@ -69,6 +69,11 @@ pub struct helib_sparse_encoder {
 pub struct helib_galois_batch {
     _unused: [u8; 0],
 }
+#[repr(C)]
+#[derive(Debug)]
+pub struct helib_horner_chain {
+    _unused: [u8; 0],
+}
 unsafe extern "C" {
     #[doc = " The calling thread's message for its last failed call (\"\" if none). Valid until the next\n failing call on the same thread."]
     pub fn helib_last_error() -> *const ::std::os::raw::c_char;
@@ -594,6 +599,30 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     pub fn helib_galois_batch_free(b: *mut helib_galois_batch);
+}
+unsafe extern "C" {
+    #[doc = " sum_i sigma^i(x_i) for the automorphism sigma of `element` (not 1, its key in gk), by Horner's\n rule from the last term: helib_horner_chain_new starts the accumulator at `last`, each\n helib_horner_chain_rotate_add sets it to sigma(acc) + x (x at the chain's level and plaintext\n factor), and helib_horner_chain_result returns it as a ciphertext (the chain stays usable).\n Between steps the accumulator stays over the key-switching basis, so a step costs one\n polynomial's mod-down instead of two; the results decrypt as rotating and adding would. The\n chain holds its own reference to the keys."]
+    pub fn helib_horner_chain_new(
+        out: *mut *mut helib_horner_chain,
+        last: *const helib_ctxt,
+        element: u64,
+        gk: *const helib_galois_keys,
+    ) -> helib_status;
+}
+unsafe extern "C" {
+    pub fn helib_horner_chain_rotate_add(
+        h: *mut helib_horner_chain,
+        x: *const helib_ctxt,
+    ) -> helib_status;
+}
+unsafe extern "C" {
+    pub fn helib_horner_chain_result(
+        h: *const helib_horner_chain,
+        out: *mut *mut helib_ctxt,
+    ) -> helib_status;
+}
+unsafe extern "C" {
+    pub fn helib_horner_chain_free(h: *mut helib_horner_chain);
 }
 unsafe extern "C" {
     #[doc = " *out = sum_i pts[i] * sigma_{elements[i]}(a) (count >= 1), sharing one digit decomposition and\n one mod-down for the whole sum. Each plaintext is at a's level or above, and extended\n (helib_ptxt_encode_extended) where its element is not 1."]

@@ -520,6 +520,34 @@ helib_status helib_galois_batch_image(const helib_galois_batch* b, size_t k, hel
 
 void helib_galois_batch_free(helib_galois_batch* b) { delete b; }
 
+helib_status helib_horner_chain_new(helib_horner_chain** out, const helib_ctxt* last, uint64_t element,
+                                    const helib_galois_keys* gk) {
+    return guard([&] {
+        require(out, "out");
+        require(last, "last");
+        require(gk, "gk");
+        *out = new helib_horner_chain{gk->gk, helib::HornerChain(last->c, element, *gk->gk)};
+    });
+}
+
+helib_status helib_horner_chain_rotate_add(helib_horner_chain* h, const helib_ctxt* x) {
+    return guard([&] {
+        require(h, "h");
+        require(x, "x");
+        h->chain.rotate_add(x->c);
+    });
+}
+
+helib_status helib_horner_chain_result(const helib_horner_chain* h, helib_ctxt** out) {
+    return guard([&] {
+        require(h, "h");
+        require(out, "out");
+        *out = new helib_ctxt{h->chain.result()};
+    });
+}
+
+void helib_horner_chain_free(helib_horner_chain* h) { delete h; }
+
 helib_status helib_ptxt_encode(helib_ptxt** out, const helib_context* ctx, const uint64_t* coeffs,
                                size_t num_coeffs, uint32_t level) {
     return encode_ptxt(out, ctx, coeffs, num_coeffs, level, /*extended=*/false);

@@ -10,6 +10,7 @@
 #include "scheme/ctxt.h"
 #include "scheme/errors.h"
 #include "scheme/galois.h"
+#include "scheme/horner_chain.h"
 #include "helib_c.h"
 #include "scheme/keys.h"
 #include "scheme/master_keys.h"
@@ -36,6 +37,10 @@ struct helib_galois_keys {
 };
 struct helib_galois_batch {
     helib::GaloisBatch batch;
+};
+struct helib_horner_chain {
+    std::shared_ptr<const helib::GaloisKeys> gk;  // the chain reads its key, so holds it
+    helib::HornerChain chain;
 };
 struct helib_master_keys {
     std::shared_ptr<const helib::MasterKeys> mk;

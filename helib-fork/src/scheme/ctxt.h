@@ -147,6 +147,7 @@ public:
 
 private:
     friend class GaloisBatch;
+    friend class HornerChain;
     friend class DecryptionShare;
     // Drops the top `count` >= 1 chain primes without mod_switch_to's checks (callers have made
     // them), at once (mod_switch.cpp): one division by their product, with the noise bound, level

@@ -43,6 +43,30 @@ Decomposition decompose(const Context& ctx, const RnsPoly& c, size_t level, bool
 void apply_switch_key(const Context& ctx, const KeySwitchKey& key, const Decomposition& d, RnsPoly& out0,
                       RnsPoly& out1, Epilogue finish = {});
 
+// The key products of one polynomial c (NTT form over `level` chain rows, a level the key
+// serves, else LevelError) an extended row at a time, each digit lifted to a few rows' primes
+// just before their products: nothing of the decomposition is held. row(r, ..) writes row r of
+// the extended basis of (sum_d digit_d * key.b_d (+ plus0), sum_d digit_d * key.a_d); the key's
+// chain rows carry P^-1 (keys.h), so these are the accumulators mod_down takes. Any order of
+// rows is correct; in increasing order (within the special rows, then within the chain rows,
+// as mod_down asks for them) each lift serves the next rows too. One row at a time, from one
+// thread; c and the key must outlive it.
+class StreamedKeyProducts {
+public:
+    StreamedKeyProducts(const Context& ctx, const KeySwitchKey& key, const RnsPoly& c, size_t level);
+    ~StreamedKeyProducts();
+    StreamedKeyProducts(const StreamedKeyProducts&) = delete;
+    StreamedKeyProducts& operator=(const StreamedKeyProducts&) = delete;
+    // The chain rows of the level, then the special rows of the key's switch basis.
+    const Basis& extended() const;
+    const SwitchBasis& basis() const;
+    void row(size_t r, u64* o0, u64* o1, const u64* plus0 = nullptr);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // Key switches of one polynomial c with several keys (all of one kind, derived or not), in
 // phases the caller's threads share. The constructor takes c's digits to coefficient form.
 // lift_rows(part, parts) lifts them to its share of the extended basis's rows, once for every
@@ -76,5 +100,9 @@ using AccumulatorRows = std::function<void(size_t r, u64* o0, u64* o1)>;
 // written out whole and read back.
 void mod_down(const Context& ctx, const SwitchBasis& basis, size_t level, const AccumulatorRows& rows,
               RnsPoly& out0, RnsPoly& out1, Epilogue finish = {});
+
+// mod_down of one accumulator `acc` held whole over the extended basis (the chain rows of
+// `level`, then the special rows of `basis`), into out over the chain rows, in NTT form.
+void mod_down_one(const Context& ctx, const SwitchBasis& basis, size_t level, const RnsPoly& acc, RnsPoly& out);
 
 }  // namespace helib

@@ -16,6 +16,7 @@ use crate::keys::{PubKey, PubKeyInner, SecKey};
 use zeroize::Zeroizing;
 
 mod computation;
+mod horner_chain;
 mod ops;
 mod parallel_rotation;
 mod ptxt_ops;
@@ -24,6 +25,7 @@ mod rotated_sum;
 mod slots;
 
 pub use computation::Computation;
+pub use horner_chain::HornerChain;
 
 /// A snapshot of a ciphertext's level and noise figures.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -64,6 +64,34 @@ pub fn fixture() -> &'static Fixture {
     FIXTURE.get_or_init(|| new_fixture(CIPHERTEXT_BITS))
 }
 
+/// The slot encoder of the shared fixture, built once per test binary.
+pub fn fixture_encoder() -> &'static BatchEncoder<F> {
+    static ENC: OnceLock<BatchEncoder<F>> = OnceLock::new();
+    ENC.get_or_init(|| BatchEncoder::for_context(&fixture().ctx).expect("encoder"))
+}
+
+/// `N` random slot values from the generator of `seed`.
+pub fn random_slots(seed: u64) -> Vec<F> {
+    random_poly(&mut rng(seed), N as usize)
+}
+
+/// A public-key encryption of `slots` under the shared fixture.
+pub fn encrypt_fixture_slots(slots: &[F]) -> Ctxt {
+    fixture()
+        .pk
+        .encrypt_slots(fixture_encoder(), slots)
+        .expect("encrypt slots")
+}
+
+/// `a` and `b` decrypt to the same slots under the shared fixture.
+pub fn assert_same_slots(a: &Ctxt, b: &Ctxt) {
+    let sk = &fixture().sk;
+    assert_eq!(
+        sk.decrypt_slots(fixture_encoder(), a).expect("decrypt"),
+        sk.decrypt_slots(fixture_encoder(), b).expect("decrypt")
+    );
+}
+
 /// A deterministic generator, so a failing run can be repeated exactly.
 pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
