@@ -2,6 +2,7 @@
 //! several ciphertexts.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -115,8 +116,8 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         Ok(FourStepWitnessMap {
             ctx: ctx.clone(),
             n,
-            // One component's a and b after the other: each takes the whole pool.
-            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 1)?,
+            // A component's a and b side by side, each on its share of the pool.
+            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 2)?,
             root_inv: domain.group_gen_inv(),
             across: subgroup::<F>(c)?,
             products: ComponentTransform::new(ctx.ring_degree(), c)?,
@@ -202,15 +203,18 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         mut b_k: Ctxt,
         progress: Progress<'_>,
     ) -> Result<(Ctxt, Ctxt)> {
-        let per_row = self.rows.total_steps();
         a_k.set_layout_tag(self.rows.input_tag());
         b_k.set_layout_tag(self.rows.input_tag());
-        // One input after the other: each stage already runs its giant-step chains on every
-        // thread, and one component's stages are then all that is live beside the inputs.
-        let mut ak = self.rows.interpolate(gk, a_k, &|d, t| progress(d, t))?;
-        let mut bk = self
-            .rows
-            .interpolate(gk, b_k, &|d, t| progress(per_row / 2 + d, t))?;
+        // Side by side rather than each on the whole pool: one giant-step chain per input and
+        // stage, so no offset rotations join chains, and a key per thread fewer for the baby
+        // steps' rounds (at 65536: 4 keys against 7, the same time within the noise).
+        let done = AtomicUsize::new(0);
+        let step = |_, t| progress(done.fetch_add(1, Ordering::Relaxed) + 1, t);
+        let (ak, bk) = rayon::join(
+            || self.rows.interpolate(gk, a_k, &step),
+            || self.rows.interpolate(gk, b_k, &step),
+        );
+        let (mut ak, mut bk) = (ak?, bk?);
         ak.mod_switch_to_natural_level()?;
         bk.mod_switch_to_natural_level()?;
         Ok((ak, bk))
@@ -235,12 +239,9 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             let base = k * per_row;
             components.push(self.component_of(gk, a_k, b_k, &|d, _| report(base + d, total))?);
         }
-        let done = std::sync::atomic::AtomicUsize::new(c * per_row);
+        let done = AtomicUsize::new(c * per_row);
         self.products(components, &|_| {
-            report(
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-                total,
-            )
+            report(done.fetch_add(1, Ordering::Relaxed) + 1, total)
         })
     }
 

@@ -78,11 +78,12 @@ pub fn witness_map_for<F: FftField + PrimeField>(
 }
 
 /// The giant-step chains [`witness_map_for`] gives each product when its options leave them
-/// to it, on this thread pool: the pool shared between `a` and `b`, which run their stages
-/// side by side in one ciphertext each up to `n = N/2`, and the whole pool past it, where the
-/// four-step map's components run one after the other. The chains decide some of the Galois
-/// keys, so an owner who names them in a request ([`protocol::Request`](crate::protocol::Request))
-/// makes a server of any thread count build the plan, and need the keys, it would build here.
+/// to it, on this thread pool: half the pool, since `a` and `b` run their stages side by side
+/// on every route (up to `n = N/2` in one ciphertext each, past it one component of each at a
+/// time). The chains decide some of the Galois keys, so an owner who names them in a request
+/// ([`protocol::Request`](crate::protocol::Request)) makes a server of any thread count build
+/// the plan, and need the keys, it would build here. `ctx` and `n` choose the route; both
+/// routes take the same share today.
 ///
 /// ```
 /// # use ark_bn254::Fr;
@@ -95,14 +96,8 @@ pub fn witness_map_for<F: FftField + PrimeField>(
 /// assert_eq!(default.galois_steps(), pinned.galois_steps());
 /// # Ok::<(), he_fft::Error>(())
 /// ```
-pub fn witness_map_chains(ctx: &Context, n: usize) -> usize {
-    let threads = rayon::current_num_threads().max(1);
-    let side_by_side = n <= ctx.ring_degree() / 2;
-    if side_by_side {
-        (threads / 2).max(1)
-    } else {
-        threads
-    }
+pub fn witness_map_chains(_ctx: &Context, _n: usize) -> usize {
+    (rayon::current_num_threads() / 2).max(1)
 }
 
 impl<F: FftField + PrimeField> EncryptedWitnessMap<F> for WitnessMap<F> {
