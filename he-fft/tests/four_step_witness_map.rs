@@ -136,48 +136,51 @@ fn the_most_components_on_a_tiny_ring() {
     println!("{c} components: {budget:.1} bits left");
 }
 
-/// On a pool of two threads a component's `a` and `b` run side by side, one thread each: the
-/// row map is the one-ciphertext map's unpacked stages at `N/2` (the same keys), the chains an
-/// owner names from `witness_map_chains` give the same keys, progress counts every giant step
-/// and product once, ending at the total, and `h` passes the owner's check.
+/// On pools of two and four threads a component's `a` and `b` run side by side, each on half
+/// the pool (one giant-step chain per stage on two threads; two, joined by offset rotations,
+/// on four): the chains an owner names from `witness_map_chains` give the keys the default
+/// plan needs, progress counts every giant step and product once, up to the transform's total,
+/// and `h` passes the owner's check.
 #[test]
-fn a_and_b_side_by_side_on_two_threads() {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    pool.install(|| {
-        let k = map_keys();
-        let n = 2 * N;
-        let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
-        let one = WitnessMap::<Fr>::unpacked(&k.ctx, N / 2, &FftOptions::default()).unwrap();
-        assert_eq!(map.galois_steps(), one.galois_steps());
-        assert_eq!(he_fft::witness_map_chains(&k.ctx, n), 1);
-        let mut named = FftOptions::default();
-        named.plan.chains = Some(he_fft::witness_map_chains(&k.ctx, n));
-        let pinned = witness_map_for::<Fr>(&k.ctx, n, &named).unwrap();
-        assert_eq!(pinned.galois_steps(), map.galois_steps());
-
-        let [a, b, c] = satisfied(n, 11);
-        let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
-        let mut x = map.encrypt(&k.pk, &a).unwrap();
-        x.extend(map.encrypt(&k.pk, &b).unwrap());
-        let seen = std::sync::Mutex::new(Vec::new());
-        let h = map
-            .apply_with(Some(&gk), &x, &|done, total| {
-                seen.lock().unwrap().push((done, total))
-            })
+fn a_and_b_side_by_side_on_two_and_four_threads() {
+    let k = map_keys();
+    let n = 2 * N;
+    for threads in [2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
             .unwrap();
-        let mut seen = seen.into_inner().unwrap();
-        let total = seen[0].1;
-        assert!(seen.iter().all(|&(_, t)| t == total));
-        seen.sort_unstable();
-        let counts: Vec<usize> = seen.iter().map(|&(d, _)| d).collect();
-        assert_eq!(counts, (1..=total).collect::<Vec<_>>());
-        let h = map.decrypt(&k.sk, &h).unwrap();
-        let domain = Radix2EvaluationDomain::new(n).unwrap();
-        he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("the owner's check");
-    });
+        pool.install(|| {
+            let map = FourStepWitnessMap::<Fr>::new(&k.ctx, n, &FftOptions::default()).unwrap();
+            assert_eq!(he_fft::witness_map_chains(&k.ctx, n), threads / 2);
+            let mut named = FftOptions::default();
+            named.plan.chains = Some(he_fft::witness_map_chains(&k.ctx, n));
+            let pinned = witness_map_for::<Fr>(&k.ctx, n, &named).unwrap();
+            assert_eq!(pinned.galois_steps(), map.galois_steps());
+            let one = WitnessMap::<Fr>::unpacked(&k.ctx, N / 2, &FftOptions::default()).unwrap();
+            assert_eq!(one.galois_steps(), map.galois_steps());
+
+            let [a, b, c] = satisfied(n, 11 + threads as u64);
+            let gk = GaloisKeys::generate(&k.sk, &map.galois_steps()).unwrap();
+            let mut x = map.encrypt(&k.pk, &a).unwrap();
+            x.extend(map.encrypt(&k.pk, &b).unwrap());
+            let seen = std::sync::Mutex::new(Vec::new());
+            let h = map
+                .apply_with(Some(&gk), &x, &|done, total| {
+                    seen.lock().unwrap().push((done, total))
+                })
+                .unwrap();
+            let mut seen = seen.into_inner().unwrap();
+            let total = map.info().progress_total;
+            assert!(seen.iter().all(|&(_, t)| t == total), "{threads} threads");
+            seen.sort_unstable();
+            let counts: Vec<usize> = seen.iter().map(|&(d, _)| d).collect();
+            assert_eq!(counts, (1..=total).collect::<Vec<_>>(), "{threads} threads");
+            let h = map.decrypt(&k.sk, &h).unwrap();
+            let domain = Radix2EvaluationDomain::new(n).unwrap();
+            he_fft::check::quotient(&domain, &a, &b, &c, &h).expect("the owner's check");
+        });
+    }
 }
 
 /// The owner's upload encrypted with the secret key works the same.

@@ -31,7 +31,8 @@ pub struct PlanOptions {
     /// baby steps come in rounds: round `r` rotates baby step `r k` by `1 ..= k` strides, so
     /// there are as many rotations whatever `k`. Default: a key per baby step, all of them
     /// rotations of the input that share one digit decomposition per thread (hoisting); the
-    /// witness maps default to one key per thread instead ([`WitnessMap`](crate::WitnessMap)).
+    /// witness maps default to one key per giant-step chain instead
+    /// ([`WitnessMap`](crate::WitnessMap)).
     ///
     /// A single rotation streams its key switch a row at a time; a hoisted batch saves the
     /// decomposition's NTTs but holds it and reads it back for each rotation, and needs a key

@@ -202,4 +202,46 @@ mod tests {
             .unwrap();
         assert_eq!(y, Radix2EvaluationDomain::<Fr>::new(n).unwrap().fft(&x));
     }
+
+    /// A witness-map request names its chains when the owner writes it, so a server with
+    /// another thread count builds the owner's plan and has every key it needs: an owner on
+    /// four threads (two chains per input), a server on two (one, had the request not said).
+    #[test]
+    fn a_witness_map_request_fixes_the_chains_for_the_server() {
+        use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+        type Fr = ark_bn254::Fr;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = ExchangeDir::new(tmp.path());
+        let n = 2 * super::super::TOY_RING_DEGREE;
+        let request = Request::new(Job::WitnessMap, n).on_toy_ring();
+        let a: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i * 7 + 1)).collect();
+        let b: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i * i + 5)).collect();
+        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
+        let pool = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        };
+        let written = pool(4).install(|| {
+            let job = crate::protocol::OwnerJob::<Fr>::new(&request).unwrap();
+            job.write(&dir, &[&a, &b]).unwrap();
+            *job.request()
+        });
+        assert_eq!(written.chains, Some(2));
+        let policy = ServePolicy {
+            allow_toy_ring: true,
+            ..ServePolicy::default()
+        };
+        let report = pool(2)
+            .install(|| serve_directory::<Fr>(&dir, policy, &|_, _| {}))
+            .unwrap();
+        assert_eq!(report.request, written);
+        let (h, _) = crate::protocol::OwnerKeys::open::<Fr>(&dir)
+            .unwrap()
+            .decrypt_outputs::<Fr>(&dir)
+            .unwrap();
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        crate::check::quotient(&domain, &a, &b, &c, &h).expect("the owner's check");
+    }
 }

@@ -46,15 +46,22 @@ impl<F: FftField + PrimeField> OwnerJob<F> {
     /// The context and transform `request` names: an error here (a size no route takes, a
     /// ring too small) costs no input and writes nothing.
     ///
-    /// An FFT request without `chains` gets the owner's thread count: the plans' default, which
-    /// decides their Galois keys, so the server needs exactly the keys shipped whatever its own
-    /// thread count.
+    /// A request without `chains` gets the plans' default on the owner's pool (a server-only
+    /// witness map's: [`witness_map_chains`](crate::witness_map_chains); the other jobs'
+    /// with Galois keys: one per thread). The
+    /// chains decide some of the Galois keys, so the server then needs exactly the keys
+    /// shipped, whatever its own thread count.
     pub fn new(request: &Request) -> Result<OwnerJob<F>> {
-        let request = match request.job {
-            Job::Fft { .. } => request.with_pinned_chains(),
-            _ => *request,
-        };
+        let mut request = *request;
         let ctx = request.context::<F>()?;
+        request = match request.job {
+            Job::WitnessMap => {
+                request.with_chains_if_unset(crate::witness_map_chains(&ctx, request.size))
+            }
+            // No Galois keys, so nothing for the chains to decide.
+            Job::ClientAssistedWitnessMap => request,
+            _ => request.with_pinned_chains(),
+        };
         let transform = request.transform::<F>(&ctx, DiagonalCache::Never)?;
         Ok(OwnerJob {
             request,

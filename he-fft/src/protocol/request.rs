@@ -130,9 +130,11 @@ pub struct Request {
     pub domain: Domain,
     /// Baby steps per product (a power of two), or the plan's choice.
     pub baby_steps: Option<usize>,
-    /// Galois keys per stage's baby steps (1 to 1024), or one per thread.
+    /// Galois keys per stage's baby steps (1 to 1024), or the plans' default (an FFT's: one
+    /// per baby step; a witness map's: one per chain).
     pub baby_step_keys: Option<usize>,
-    /// Giant-step chains per product, or one per thread.
+    /// Giant-step chains per product, or the plans' default: one per thread for an FFT, half
+    /// the pool for a witness map ([`witness_map_chains`](crate::witness_map_chains)).
     pub chains: Option<usize>,
     /// The parties whose key shares make the secret key (1: one owner; 2 to 64: a context
     /// for a shared key, [`helib_rs::threshold`], with the room their decryption takes).
@@ -185,9 +187,14 @@ impl Request {
     /// The same request with `chains` fixed to this machine's thread count where it was left
     /// to the plans (which take one chain per thread): the plans, and so the Galois keys, are
     /// then the ones built here, whatever the server's thread count.
-    pub fn with_pinned_chains(mut self) -> Request {
-        self.chains
-            .get_or_insert(rayon::current_num_threads().clamp(1, MAX_CHAINS));
+    pub fn with_pinned_chains(self) -> Request {
+        self.with_chains_if_unset(rayon::current_num_threads())
+    }
+
+    /// The same request with `chains` set to `chains` (kept within 1 to 64) where it was left
+    /// to the plans.
+    pub fn with_chains_if_unset(mut self, chains: usize) -> Request {
+        self.chains.get_or_insert(chains.clamp(1, MAX_CHAINS));
         self
     }
 

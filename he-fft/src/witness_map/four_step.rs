@@ -117,7 +117,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
             ctx: ctx.clone(),
             n,
             // A component's a and b side by side, each on its share of the pool.
-            rows: WitnessMap::for_inputs_at_once(ctx, row, options, 2)?,
+            rows: WitnessMap::unpacked(ctx, row, options)?,
             root_inv: domain.group_gen_inv(),
             across: subgroup::<F>(c)?,
             products: ComponentTransform::new(ctx.ring_degree(), c)?,
@@ -184,8 +184,10 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     }
 
     /// Component `k`'s row map on both inputs (`a_k` and `b_k`, the `k`-th input ciphertext of
-    /// each): the ciphertexts of `A_k(X)` and `B_k(X)`, each switched down to its natural
-    /// level. `progress(done, _)` counts the row map's giant steps of both inputs.
+    /// each), side by side: the ciphertexts of `A_k(X)` and `B_k(X)`, each switched down to
+    /// its natural level. `progress(done, _)` counts the row map's giant steps of both inputs,
+    /// each once; the two inputs' calls come from two threads, so they may arrive a little out
+    /// of order, and the second argument carries nothing.
     pub fn component(
         &self,
         gk: &GaloisKeys,
@@ -205,9 +207,10 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
     ) -> Result<(Ctxt, Ctxt)> {
         a_k.set_layout_tag(self.rows.input_tag());
         b_k.set_layout_tag(self.rows.input_tag());
-        // Side by side rather than each on the whole pool: one giant-step chain per input and
-        // stage, so no offset rotations join chains, and a key per thread fewer for the baby
-        // steps' rounds (at 65536: 4 keys against 7, the same time within the noise).
+        // Side by side rather than each on the whole pool: on two threads one giant-step chain
+        // per input and stage, so no offset rotation joins chains, and the baby steps' rounds
+        // take one key instead of two (at 65536: 4 keys against 7, the same time within the
+        // noise).
         let done = AtomicUsize::new(0);
         let step = |_, t| progress(done.fetch_add(1, Ordering::Relaxed) + 1, t);
         let (ak, bk) = rayon::join(

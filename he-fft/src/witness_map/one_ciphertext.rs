@@ -142,8 +142,9 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
     ///
     /// `options.plan.baby_steps`, when set, bounds every stage's baby steps (more giant
     /// steps, which run one after the other), and `options.plan.baby_step_keys` the Galois
-    /// keys each stage's baby steps use (by default one per thread of the stage, the baby
-    /// steps coming in rounds; [`PlanOptions::baby_step_keys`](crate::PlanOptions)).
+    /// keys each stage's baby steps use (by default one per giant-step chain, so one per thread
+    /// of an input's share of the pool, the baby steps coming in rounds;
+    /// [`PlanOptions::baby_step_keys`](crate::PlanOptions)).
     pub fn new(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
         Self::unpacked(ctx, n, options)
     }
@@ -166,38 +167,28 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         Self::build(ctx, n, options, 2)
     }
 
-    /// The map in which `a` and `b` each run the stages in a ciphertext of their own (on half
-    /// the pool each, where the caller did not choose the chains), the first stage applied by
-    /// the owner inside [`encode`](EncryptedTransform::encode): what [`new`](Self::new) builds.
-    /// Three levels.
+    /// The map in which `a` and `b` each run the stages in a ciphertext of their own, side by
+    /// side, the first stage applied by the owner inside
+    /// [`encode`](EncryptedTransform::encode): what [`new`](Self::new) builds, and the
+    /// four-step map's row map. Three levels.
+    ///
+    /// Where the caller did not choose the chains, each input's stages get half the pool
+    /// ([`witness_map_chains`](crate::witness_map_chains)): on two threads one thread each,
+    /// with one chain per stage and no chain-joining rotations. That measured as fast as
+    /// splitting the pool (n = 4096, two threads, alternating: 5.0-5.8 s warm either way) with
+    /// two Galois keys fewer, and at 65536 as fast as running a four-step component's inputs
+    /// one after the other on the whole pool, with four keys instead of seven.
     pub fn unpacked(ctx: &Context, n: usize, options: &FftOptions) -> Result<Self> {
-        Self::for_inputs_at_once(ctx, n, options, 2)
+        let mut options = options.clone();
+        if options.plan.chains.is_none() {
+            options.plan.chains = Some(crate::witness_map_chains(ctx, n));
+        }
+        Self::build(ctx, n, &options, 1)
     }
 
     /// Whether `a` and `b` share one ciphertext through the stages.
     pub fn is_packed(&self) -> bool {
         self.copies == 2
-    }
-
-    /// The unpacked map whose stages run `inputs` vectors at once (`a` and `b` side by side: 2; one
-    /// after the other, as the four-step map's components: 1). Where the caller did not choose
-    /// the chains, each input's stages get an equal share of the pool: two inputs on two
-    /// threads then run one thread each, with one hoisted decomposition per stage and no
-    /// chain-joining rotations: as fast as splitting the pool (n = 4096, two threads, runs
-    /// alternating: 5.0-5.8 s warm either way) with two Galois keys fewer.
-    /// [`encode`](EncryptedTransform::encode) applies the first stage in the clear and the
-    /// server runs the other two.
-    pub(crate) fn for_inputs_at_once(
-        ctx: &Context,
-        n: usize,
-        options: &FftOptions,
-        inputs: usize,
-    ) -> Result<Self> {
-        let mut options = options.clone();
-        if options.plan.chains.is_none() {
-            options.plan.chains = Some((rayon::current_num_threads() / inputs.max(1)).max(1));
-        }
-        Self::build(ctx, n, &options, 1)
     }
 
     /// The stages on vectors of `copies * n` slots: `a` alone (1), whose first stage the owner
@@ -227,7 +218,7 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         // the output with identical rows, as the per-row stages take it.
         let mut first = options.plan.clone();
         first.half_rotated_input = copies * n2 >= 2;
-        // Baby steps in rounds of one rotation per thread unless the caller chose: a handful
+        // Baby steps in rounds of one rotation per chain unless the caller chose: a handful
         // of keys instead of one per baby step (n = 4096: 9 keys and 1.7 GB against 19 and
         // 3.6 GB). Time: slower at 1024, and at 4096 when the host is quiet (4.2 against
         // 3.7 s), faster at 8192 and 16384 (BENCHMARKS.md).
