@@ -211,13 +211,7 @@ impl<F: FftField + PrimeField> FourStepWitnessMap<F> {
         // per input and stage, so no offset rotation joins chains, and the baby steps' rounds
         // take one key instead of two (at 65536: 4 keys against 7, the same time within the
         // noise).
-        let done = AtomicUsize::new(0);
-        let step = |_, t| progress(done.fetch_add(1, Ordering::Relaxed) + 1, t);
-        let (ak, bk) = rayon::join(
-            || self.rows.interpolate(gk, a_k, &step),
-            || self.rows.interpolate(gk, b_k, &step),
-        );
-        let (mut ak, mut bk) = (ak?, bk?);
+        let (mut ak, mut bk) = self.rows.interpolate_both(gk, a_k, b_k, progress)?;
         ak.mod_switch_to_natural_level()?;
         bk.mod_switch_to_natural_level()?;
         Ok((ak, bk))

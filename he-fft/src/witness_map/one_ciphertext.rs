@@ -2,6 +2,7 @@
 //! plaintext ring's own polynomial product.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Ctxt, GaloisKeys, GaloisSteps};
@@ -472,13 +473,9 @@ impl<F: FftField + PrimeField> EncryptedTransform<F> for WitnessMap<F> {
                 self.packed_product(gk, a, b, &|d, _| report(d, total))?
             ]);
         }
-        let per_input = total / 2;
-        let (pa, pb) = rayon::join(
-            || self.interpolate(gk, a.try_clone()?, &|d, _| report(d, total)),
-            || self.interpolate(gk, b.try_clone()?, &|d, _| report(per_input + d, total)),
-        );
-        let mut h = pa?;
-        h.mul_assign(&pb?)?;
+        let (mut h, b_of_y) =
+            self.interpolate_both(gk, a.try_clone()?, b.try_clone()?, &|d, _| report(d, total))?;
+        h.mul_assign(&b_of_y)?;
         Ok(vec![h])
     }
 }
@@ -554,6 +551,26 @@ impl<F: FftField + PrimeField> WitnessMap<F> {
         }
         y.pop()
             .ok_or_else(|| Error::Internal("a stage gave no ciphertext".into()))
+    }
+
+    /// [`interpolate`](Self::interpolate) on `a` and `b` side by side, each on its share of
+    /// the pool: `(A(Y), B(Y))`. `progress(done, _)` counts both inputs' giant steps once
+    /// each, up to [`total_steps`](Self::total_steps); the calls come from two threads, so
+    /// they may arrive a little out of order.
+    pub(crate) fn interpolate_both(
+        &self,
+        gk: &GaloisKeys,
+        a: Ctxt,
+        b: Ctxt,
+        progress: Progress<'_>,
+    ) -> Result<(Ctxt, Ctxt)> {
+        let done = AtomicUsize::new(0);
+        let step = |_, t| progress(done.fetch_add(1, Ordering::Relaxed) + 1, t);
+        let (a_of_y, b_of_y) = rayon::join(
+            || self.interpolate(gk, a, &step),
+            || self.interpolate(gk, b, &step),
+        );
+        Ok((a_of_y?, b_of_y?))
     }
 }
 
